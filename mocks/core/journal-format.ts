@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/**
+ * The journal's on-disk format: the single source of truth for what a trial recorded.
+ * Version 1. Bump JOURNAL_FORMAT on any incompatible change; readers refuse other versions.
+ */
+export const JOURNAL_FORMAT = 1;
+
+export const HeaderListSchema = z.array(z.tuple([z.string(), z.string()]));
+const BytesSchema = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected bytes');
+
+export const JournalHeaderSchema = z.object({
+  format: z.literal(JOURNAL_FORMAT),
+  toolbench: z.string(),
+  scenario: z.string(),
+  /** sha256 of the scenario's dataset files (names and bytes). */
+  datasetHash: z.string(),
+  seed: z.number().int(),
+  /** sha256 of the parsed catalog, canonical JSON. */
+  catalogHash: z.string(),
+  /** The logical clock's start, ISO 8601, and its tick. */
+  epoch: z.string(),
+  tickMs: z.number().positive(),
+  /** Where the scenario was loaded from, to find it again on replay. */
+  scenarioDir: z.string(),
+});
+export type JournalHeader = z.infer<typeof JournalHeaderSchema>;
+
+/** Who made a request: filled by the proxy (issue: proxy); `null` on the plain ports. */
+export const AttributionSchema = z.object({
+  kind: z.enum(['mcp', 'startup', 'direct', 'blocked']),
+  client: z.string().nullable().default(null),
+  endpoint: z.string().nullable().default(null),
+  tool: z.string().nullable().default(null),
+  callId: z.string().nullable().default(null),
+});
+export type Attribution = z.infer<typeof AttributionSchema>;
+
+/** A fault the world applied instead of (or on top of) the handler's answer. */
+export const FaultSchema = z.object({
+  kind: z.string(),
+  latencyMs: z.number().nonnegative().default(0),
+});
+export type Fault = z.infer<typeof FaultSchema>;
+
+export const JournalRequestSchema = z.object({
+  headers: HeaderListSchema,
+  body: BytesSchema,
+  /** The client sent more than the body limit; `body` is empty and the world refused it. */
+  oversize: z.boolean().default(false),
+});
+
+export const JournalResponseSchema = z.object({
+  status: z.number().int().min(100).max(599),
+  headers: HeaderListSchema,
+  body: BytesSchema,
+});
+
+export const JournalEntrySchema = z.object({
+  seq: z.number().int().positive(),
+  /** Logical time, ISO 8601 with milliseconds. */
+  time: z.string(),
+  /** `http`: a request to a service; `reset`: the world went back to its dataset. */
+  kind: z.enum(['http', 'reset']),
+  service: z.string().nullable(),
+  host: z.string(),
+  method: z.string(),
+  target: z.string(),
+  request: JournalRequestSchema,
+  response: JournalResponseSchema,
+  attribution: AttributionSchema.nullable(),
+  fault: FaultSchema.nullable(),
+});
+export type JournalEntry = z.infer<typeof JournalEntrySchema>;
+
+/** Keys: zero-padded so LevelDB's byte order is sequence order. */
+export const KEY_FORMAT = 'meta:format';
+export const KEY_HEADER = 'meta:header';
+export const ENTRY_PREFIX = 'req:';
+export const entryKey = (seq: number) => ENTRY_PREFIX + String(seq).padStart(12, '0');

@@ -1,0 +1,189 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { Level } from 'level';
+import { Packr } from 'msgpackr';
+import { ToolbenchError } from './errors.js';
+import {
+  ENTRY_PREFIX, JOURNAL_FORMAT, JournalEntrySchema, JournalHeaderSchema, KEY_FORMAT, KEY_HEADER, entryKey,
+  type JournalEntry, type JournalHeader,
+} from './journal-format.js';
+
+/**
+ * Where a trial's exchanges go. Two persisters share one interface (as Polly.js splits
+ * persisters): LevelDB for real runs, memory for a world started without `--journal`.
+ */
+export interface Journal {
+  readonly header: JournalHeader;
+  /** Resolves once the entry has been handed to the store (group commit). */
+  append(entry: JournalEntry): Promise<void>;
+  /** Entries in sequence order, `from`..`to` inclusive. */
+  entries(range?: { from?: number; to?: number }): AsyncIterable<JournalEntry>;
+  /** Resolves when every appended entry has been written. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const packr = new Packr({ useRecords: false });
+
+/**
+ * Batches appends: all entries appended while a write is in flight go out in the next single
+ * batch, and each caller's promise resolves when its batch has been written.
+ */
+class GroupCommit {
+  private pending: { entry: JournalEntry; done: () => void; fail: (error: unknown) => void }[] = [];
+  private inFlight: Promise<void> | null = null;
+
+  constructor(private readonly write: (entries: JournalEntry[]) => Promise<void>) {}
+
+  append(entry: JournalEntry): Promise<void> {
+    return new Promise((done, fail) => {
+      this.pending.push({ entry, done, fail });
+      if (!this.inFlight) this.inFlight = this.drain();
+    });
+  }
+
+  async flush(): Promise<void> {
+    while (this.inFlight) await this.inFlight;
+  }
+
+  private async drain(): Promise<void> {
+    // Let every request dispatched in this turn of the event loop join the first batch.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      try {
+        await this.write(batch.map((item) => item.entry));
+        for (const item of batch) item.done();
+      } catch (error) {
+        for (const item of batch) item.fail(error);
+      }
+    }
+    this.inFlight = null;
+  }
+}
+
+export class MemoryJournal implements Journal {
+  private readonly stored: JournalEntry[] = [];
+  private readonly commits = new GroupCommit(async (entries) => void this.stored.push(...entries));
+
+  constructor(readonly header: JournalHeader) {}
+
+  append(entry: JournalEntry): Promise<void> {
+    return this.commits.append(entry);
+  }
+
+  async *entries(range: { from?: number; to?: number } = {}): AsyncIterable<JournalEntry> {
+    for (const entry of this.stored) {
+      if (entry.seq < (range.from ?? 0)) continue;
+      if (entry.seq > (range.to ?? Infinity)) break;
+      yield entry;
+    }
+  }
+
+  flush(): Promise<void> {
+    return this.commits.flush();
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+  }
+}
+
+type Db = Level<string, Uint8Array>;
+
+export class LevelJournal implements Journal {
+  private readonly commits: GroupCommit;
+
+  private constructor(private readonly db: Db, readonly header: JournalHeader, readonly dir: string) {
+    this.commits = new GroupCommit((entries) =>
+      db.batch(entries.map((entry) => ({ type: 'put' as const, key: entryKey(entry.seq), value: packr.pack(entry) }))));
+  }
+
+  /** A new journal in `dir`, which must not exist yet or be empty: a journal is never mixed. */
+  static async create(dir: string, header: JournalHeader): Promise<LevelJournal> {
+    if (existsSync(dir) && readdirSync(dir).length > 0) {
+      throw new ToolbenchError('TB_ERR_JOURNAL_EXISTS', `journal directory ${dir} already exists and is not empty; choose a new directory`);
+    }
+    const db: Db = new Level(dir, { keyEncoding: 'utf8', valueEncoding: 'view' });
+    await openDb(db, dir);
+    await db.batch([
+      { type: 'put', key: KEY_FORMAT, value: packr.pack({ format: JOURNAL_FORMAT }) },
+      { type: 'put', key: KEY_HEADER, value: packr.pack(JournalHeaderSchema.parse(header)) },
+    ]);
+    return new LevelJournal(db, header, dir);
+  }
+
+  /** An existing journal, for reading. */
+  static async open(dir: string): Promise<LevelJournal> {
+    if (!existsSync(dir)) throw new ToolbenchError('TB_ERR_JOURNAL_MISSING', `no journal at ${dir}`);
+    const db: Db = new Level(dir, { keyEncoding: 'utf8', valueEncoding: 'view', createIfMissing: false });
+    await openDb(db, dir);
+    try {
+      const format = decode(await db.get(KEY_FORMAT), dir, 'format record') as { format?: unknown } | undefined;
+      if (format === undefined) throw corrupt(dir, 'it has no format record (is it a toolbench journal?)');
+      if (format.format !== JOURNAL_FORMAT) {
+        throw new ToolbenchError('TB_ERR_JOURNAL_VERSION',
+          `journal ${dir} has format ${JSON.stringify(format.format)}; this toolbench reads format ${JOURNAL_FORMAT}`);
+      }
+      const parsed = JournalHeaderSchema.safeParse(decode(await db.get(KEY_HEADER), dir, 'header'));
+      if (!parsed.success) throw corrupt(dir, `its header is invalid (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
+      return new LevelJournal(db, parsed.data, dir);
+    } catch (error) {
+      await db.close();
+      throw error;
+    }
+  }
+
+  append(entry: JournalEntry): Promise<void> {
+    return this.commits.append(entry);
+  }
+
+  async *entries(range: { from?: number; to?: number } = {}): AsyncIterable<JournalEntry> {
+    const iterator = this.db.iterator({
+      gte: range.from === undefined ? ENTRY_PREFIX : entryKey(range.from),
+      lte: range.to === undefined ? ENTRY_PREFIX + '\uffff' : entryKey(range.to),
+    });
+    for await (const [key, value] of iterator) {
+      const parsed = JournalEntrySchema.safeParse(decode(value, this.dir, key));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw corrupt(this.dir, `entry ${key} is invalid (${issue?.path.join('.')}: ${issue?.message})`);
+      }
+      yield parsed.data;
+    }
+  }
+
+  flush(): Promise<void> {
+    return this.commits.flush();
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await this.db.close();
+  }
+}
+
+async function openDb(db: Db, dir: string): Promise<void> {
+  try {
+    await db.open();
+  } catch (error) {
+    const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+    if (/lock/i.test(cause)) {
+      throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `journal ${dir} is in use by another process (${cause})`, { cause: error });
+    }
+    throw corrupt(dir, `LevelDB cannot open it: ${cause}`, error);
+  }
+}
+
+function decode(value: Uint8Array | undefined, dir: string, what: string): unknown {
+  if (value === undefined) return undefined;
+  try {
+    return packr.unpack(value);
+  } catch (error) {
+    throw corrupt(dir, `its ${what} cannot be decoded`, error);
+  }
+}
+
+function corrupt(dir: string, why: string, cause?: unknown): ToolbenchError {
+  return new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `journal ${dir} is unreadable: ${why}`, { cause });
+}

@@ -1,0 +1,186 @@
+import { LogicalClock, httpDate } from './clock.js';
+import { ServiceRequest, bytes, type HeaderList, type ServiceResponse } from './http.js';
+import { SeededIds, type IdCounters } from './ids.js';
+import type { Attribution, JournalEntry } from './journal-format.js';
+import type { Journal } from './journal.js';
+import type { ServiceContext, ServiceDefinition } from './service.js';
+import { DocumentStore, type StoreDump, type StoreSnapshot } from './store.js';
+
+/** A request as the world receives it from any listener (plain port, proxy, replay). */
+export interface WorldRequest {
+  /** The service, when the listener already knows it (a per-service port); else found by `host`. */
+  service?: string | null;
+  /** The hostname the client addressed (`api.github.com`), without port. */
+  host: string;
+  method: string;
+  /** Origin-form target, `/path?query`. */
+  target: string;
+  headers: HeaderList;
+  body: Uint8Array;
+  /** The body exceeded the listener's limit and was not read. */
+  oversize?: boolean;
+  attribution?: Attribution | null;
+}
+
+export interface WorldResponse extends ServiceResponse {
+  seq: number;
+}
+
+/** One hosted service: its catalog hostnames, its code and its parsed dataset. */
+export interface HostedService {
+  id: string;
+  hostnames: readonly string[];
+  definition: ServiceDefinition;
+  data: unknown;
+}
+
+export interface WorldConfig {
+  seed: number;
+  epochMs: number;
+  tickMs: number;
+  services: readonly HostedService[];
+  journal: Journal;
+}
+
+interface ServiceRuntime {
+  hosted: HostedService;
+  store: DocumentStore;
+  ids: SeededIds;
+  initial: { store: StoreSnapshot; ids: IdCounters };
+}
+
+/**
+ * Hosts every service and dispatches requests to them. The world is a pure function of
+ * (datasets, seed, ordered requests): the sequence number is taken and the handler runs
+ * synchronously at dispatch, so concurrent clients get a well-defined order, the journal's.
+ */
+export class World {
+  readonly clock: LogicalClock;
+  readonly journal: Journal;
+  private readonly runtimes = new Map<string, ServiceRuntime>();
+  private readonly byHost = new Map<string, string>();
+
+  constructor(readonly config: WorldConfig) {
+    this.clock = new LogicalClock(config.epochMs, config.tickMs);
+    this.journal = config.journal;
+    for (const hosted of config.services) {
+      const store = new DocumentStore();
+      const ids = new SeededIds(config.seed, hosted.id);
+      hosted.definition.load(hosted.data, { service: hosted.id, store, ids, epochMs: config.epochMs });
+      this.runtimes.set(hosted.id, { hosted, store, ids, initial: { store: store.snapshot(), ids: ids.snapshot() } });
+      for (const hostname of hosted.hostnames) this.byHost.set(hostname.toLowerCase(), hosted.id);
+    }
+  }
+
+  get serviceIds(): string[] {
+    return [...this.runtimes.keys()];
+  }
+
+  /** The service that answers for `host` (port and case ignored), if any. */
+  serviceForHost(host: string): string | undefined {
+    return this.byHost.get(stripPort(host).toLowerCase());
+  }
+
+  /** Serves one request; resolves after its journal entry has been handed to the store. */
+  async dispatch(request: WorldRequest): Promise<WorldResponse> {
+    const entry = this.process(request);
+    await this.journal.append(entry);
+    return { seq: entry.seq, ...entry.response };
+  }
+
+  /** The synchronous part of dispatch: sequence number, handler, state change, journal entry. */
+  process(request: WorldRequest): JournalEntry {
+    const tick = this.clock.next();
+    const serviceId = request.service ?? this.serviceForHost(request.host) ?? null;
+    const runtime = serviceId === null ? undefined : this.runtimes.get(serviceId);
+    const serviceResponse = runtime
+      ? this.runHandler(runtime, request, tick.seq, tick.nowMs)
+      : misdirected(request.host);
+    const headers: HeaderList = [
+      ['Date', httpDate(tick.nowMs)],
+      ...serviceResponse.headers,
+      ['X-Toolbench-Seq', String(tick.seq)],
+      ['Content-Length', String(serviceResponse.body.length)],
+    ];
+    return {
+      seq: tick.seq,
+      time: new Date(tick.nowMs).toISOString(),
+      kind: 'http',
+      service: runtime ? runtime.hosted.id : null,
+      host: stripPort(request.host).toLowerCase(),
+      method: request.method,
+      target: request.target,
+      request: { headers: request.headers, body: request.body, oversize: request.oversize ?? false },
+      response: {
+        status: serviceResponse.status,
+        headers,
+        body: request.method === 'HEAD' ? new Uint8Array(0) : serviceResponse.body,
+      },
+      attribution: request.attribution ?? null,
+      fault: null,
+    };
+  }
+
+  private runHandler(runtime: ServiceRuntime, request: WorldRequest, seq: number, nowMs: number): ServiceResponse {
+    const { hosted, store, ids } = runtime;
+    const ctx: ServiceContext = { service: hosted.id, store, ids, epochMs: this.config.epochMs, seq, nowMs };
+    if (request.oversize) return hosted.definition.reject('payload_too_large', ctx);
+    const counters = ids.snapshot();
+    try {
+      return store.transaction(() =>
+        hosted.definition.handle(new ServiceRequest(request.method, request.target, request.headers, request.body), ctx));
+    } catch (error) {
+      ids.restore(counters);
+      // A handler that throws is a bug in the mock; the agent sees the service's 500 and the
+      // world keeps serving. The message goes to stderr so the bug is not lost.
+      process.stderr.write(`toolbench: ${hosted.id} handler failed on ${request.method} ${request.target}: ${(error as Error).stack ?? error}\n`);
+      return hosted.definition.reject('internal_error', ctx);
+    }
+  }
+
+  /** Every service back to its dataset; journaled, so replay resets at the same point. */
+  async reset(): Promise<WorldResponse> {
+    const tick = this.clock.next();
+    for (const runtime of this.runtimes.values()) {
+      runtime.store.restore(runtime.initial.store);
+      runtime.ids.restore(runtime.initial.ids);
+    }
+    const body = bytes(JSON.stringify({ ok: true, seq: tick.seq }));
+    const entry: JournalEntry = {
+      seq: tick.seq,
+      time: new Date(tick.nowMs).toISOString(),
+      kind: 'reset',
+      service: null,
+      host: 'toolbench',
+      method: 'POST',
+      target: '/_bench/reset',
+      request: { headers: [], body: new Uint8Array(0), oversize: false },
+      response: { status: 200, headers: [['Content-Type', 'application/json']], body },
+      attribution: null,
+      fault: null,
+    };
+    await this.journal.append(entry);
+    return { seq: tick.seq, ...entry.response };
+  }
+
+  /** Every service's documents (a copy). */
+  state(): Record<string, StoreDump> {
+    const out: Record<string, StoreDump> = {};
+    for (const [id, runtime] of this.runtimes) out[id] = runtime.store.dump();
+    return out;
+  }
+}
+
+function misdirected(host: string): ServiceResponse {
+  return {
+    status: 421,
+    headers: [['Content-Type', 'application/json; charset=utf-8']],
+    body: bytes(JSON.stringify({ message: `toolbench: no service in the catalog answers for host ${host}` })),
+  };
+}
+
+function stripPort(host: string): string {
+  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
+  const colon = host.lastIndexOf(':');
+  return colon === -1 ? host : host.slice(0, colon);
+}

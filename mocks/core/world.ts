@@ -1,4 +1,5 @@
 import { LogicalClock, httpDate } from './clock.js';
+import { ToolbenchError, isToolbenchError } from './errors.js';
 import { ServiceRequest, bytes, type HeaderList, type ServiceResponse } from './http.js';
 import { SeededIds, type IdCounters } from './ids.js';
 import type { Attribution, JournalEntry } from './journal-format.js';
@@ -66,7 +67,12 @@ export class World {
     for (const hosted of config.services) {
       const store = new DocumentStore();
       const ids = new SeededIds(config.seed, hosted.id);
-      hosted.definition.load(hosted.data, { service: hosted.id, store, ids, epochMs: config.epochMs });
+      try {
+        hosted.definition.load(hosted.data, { service: hosted.id, store, ids, epochMs: config.epochMs });
+      } catch (error) {
+        if (isToolbenchError(error)) throw error;
+        throw new ToolbenchError('TB_ERR_DATASET', `${hosted.id} dataset cannot be loaded: ${(error as Error).message}`, { cause: error });
+      }
       this.runtimes.set(hosted.id, { hosted, store, ids, initial: { store: store.snapshot(), ids: ids.snapshot() } });
       for (const hostname of hosted.hostnames) this.byHost.set(hostname.toLowerCase(), hosted.id);
     }

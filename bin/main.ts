@@ -1,0 +1,25 @@
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { worldCommand } from './commands/world.js';
+import { reportFailure } from './fail.js';
+
+// Every command is a thin composition of library functions; failures are mapped to exit codes
+// in one place (fail.ts).
+await yargs(hideBin(process.argv))
+  .scriptName('toolbench')
+  .usage('$0 <command> [options]\n\nA deterministic world for testing LLM agents that call real MCP servers.')
+  .command(worldCommand)
+  .demandCommand(1, 'Name a command; see --help.')
+  .strict()
+  .recommendCommands()
+  .help()
+  .alias('h', 'help')
+  .version()
+  .wrap(Math.min(100, process.stdout.columns ?? 100))
+  .fail((message, error) => {
+    if (error) reportFailure(error);
+    process.stderr.write(`toolbench: ${message}\nRun 'toolbench --help' for usage.\n`);
+    process.exit(2);
+  })
+  .parseAsync()
+  .catch(reportFailure);

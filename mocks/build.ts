@@ -1,0 +1,74 @@
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadCatalog, type LoadedCatalog } from '../catalog/load.js';
+import { loadScenarioManifest, type ScenarioManifest } from '../scenarios/manifest.js';
+import { datasetHash, loadDataset } from './core/dataset.js';
+import { ToolbenchError } from './core/errors.js';
+import { LevelJournal, MemoryJournal, type Journal } from './core/journal.js';
+import { JOURNAL_FORMAT, type JournalHeader } from './core/journal-format.js';
+import { World, type HostedService } from './core/world.js';
+import { serviceDefinitions } from './index.js';
+import { TOOLBENCH_VERSION } from './version.js';
+
+export interface OpenWorldOptions {
+  scenarioDir: string;
+  /** Overrides the scenario's seed. */
+  seed?: number;
+  catalog?: LoadedCatalog;
+  /** A new LevelDB journal here; without it the journal is kept in memory. */
+  journalDir?: string;
+}
+
+export interface OpenedWorld {
+  world: World;
+  header: JournalHeader;
+  catalog: LoadedCatalog;
+  manifest: ScenarioManifest;
+}
+
+/** Everything a world needs, read and validated before the first request: catalog, scenario, datasets. */
+export function prepareWorld(options: OpenWorldOptions): { header: JournalHeader; services: HostedService[]; catalog: LoadedCatalog; manifest: ScenarioManifest } {
+  const catalog = options.catalog ?? loadCatalog();
+  const scenarioDir = resolve(options.scenarioDir);
+  const manifest = loadScenarioManifest(scenarioDir);
+  const known = new Set(catalog.catalog.services.map((service) => service.id));
+  for (const id of manifest.services) {
+    if (!known.has(id)) {
+      throw new ToolbenchError('TB_ERR_SCENARIO', `${scenarioDir}/scenario.toml: field services names "${id}", which is not in the catalog (${catalog.path})`);
+    }
+  }
+  const services = catalog.catalog.services.map((entry): HostedService => {
+    const definition = serviceDefinitions.get(entry.id);
+    if (!definition) throw new ToolbenchError('TB_ERR_CATALOG', `catalog ${catalog.path}: service "${entry.id}" has no mock (mocks/index.ts)`);
+    return { id: entry.id, hostnames: entry.hostnames, definition, data: loadDataset(scenarioDir, definition) };
+  });
+  const header: JournalHeader = {
+    format: JOURNAL_FORMAT,
+    toolbench: TOOLBENCH_VERSION,
+    scenario: manifest.id,
+    datasetHash: datasetHash(scenarioDir),
+    seed: options.seed ?? manifest.seed,
+    catalogHash: catalog.hash,
+    epoch: new Date(manifest.epoch).toISOString(),
+    tickMs: manifest.tick_ms,
+    scenarioDir,
+  };
+  return { header, services, catalog, manifest };
+}
+
+/** Builds a world from a scenario directory, with its journal open. */
+export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld> {
+  const { header, services, catalog, manifest } = prepareWorld(options);
+  const journal: Journal = options.journalDir
+    ? await LevelJournal.create(options.journalDir, header)
+    : new MemoryJournal(header);
+  try {
+    const world = new World({ seed: header.seed, epochMs: Date.parse(header.epoch), tickMs: header.tickMs, services, journal });
+    return { world, header, catalog, manifest };
+  } catch (error) {
+    await journal.close();
+    // The directory is ours: create() refused anything that was there before.
+    if (options.journalDir) rmSync(options.journalDir, { recursive: true, force: true });
+    throw error;
+  }
+}

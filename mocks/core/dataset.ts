@@ -1,0 +1,52 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { ToolbenchError } from './errors.js';
+import type { ServiceDefinition } from './service.js';
+
+/**
+ * Reads `<scenario>/dataset/<service>.json` for each service and validates it with the
+ * service's schema. Runs once at world build: handlers never touch the file system.
+ */
+export function loadDataset(scenarioDir: string, definition: ServiceDefinition): unknown {
+  const file = join(scenarioDir, 'dataset', `${definition.id}.json`);
+  let raw: unknown = {};
+  if (existsSync(file)) {
+    const text = readFileSync(file, 'utf8');
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      throw new ToolbenchError('TB_ERR_DATASET', `${file}: ${jsonErrorWhere(text, error as Error)}`);
+    }
+  }
+  const result = definition.dataset.safeParse(raw);
+  if (!result.success) {
+    const problems = result.error.issues.slice(0, 10).map((issue) =>
+      `field ${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '') || '(top level)'}: ${issue.message}`);
+    const more = result.error.issues.length > 10 ? [`… and ${result.error.issues.length - 10} more`] : [];
+    throw new ToolbenchError('TB_ERR_DATASET', `${file}:\n  ${[...problems, ...more].join('\n  ')}`);
+  }
+  return result.data;
+}
+
+/** sha256 over every file of `<scenario>/dataset/` (names and bytes, in name order). */
+export function datasetHash(scenarioDir: string): string {
+  const dir = join(scenarioDir, 'dataset');
+  const hash = createHash('sha256');
+  if (existsSync(dir)) {
+    for (const name of readdirSync(dir).sort()) {
+      hash.update(name).update('\0').update(readFileSync(join(dir, name))).update('\0');
+    }
+  }
+  return hash.digest('hex');
+}
+
+/** JSON.parse's message with a line and column, where Node gives a position. */
+function jsonErrorWhere(text: string, error: Error): string {
+  const position = /position (\d+)/.exec(error.message);
+  if (!position) return `invalid JSON: ${error.message}`;
+  const before = text.slice(0, Number(position[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `invalid JSON at line ${line}, column ${column}: ${error.message}`;
+}

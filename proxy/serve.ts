@@ -1,0 +1,45 @@
+import { createServer } from 'node:http';
+import type { ServiceEntry } from '../catalog/schema.js';
+import { createAdminHandler } from '../mocks/core/admin.js';
+import type { World } from '../mocks/core/world.js';
+import { listen, listenService, type Listening } from './service-listener.js';
+
+export interface ServeOptions {
+  /** `catalog`: each service on its catalog port; `ephemeral`: any free ports. */
+  ports: 'catalog' | 'ephemeral';
+  host?: string;
+  /** 0 = any free port. */
+  adminPort: number;
+  /** Extra fields for `/_bench/health`. */
+  info?: Record<string, unknown>;
+}
+
+export interface ServedWorld {
+  admin: Listening;
+  services: Record<string, Listening>;
+  close(): Promise<void>;
+}
+
+/** Opens the admin API and every catalog service's plain-HTTP port. */
+export async function serveWorld(world: World, services: readonly ServiceEntry[], options: ServeOptions): Promise<ServedWorld> {
+  const host = options.host ?? '127.0.0.1';
+  const opened: Listening[] = [];
+  try {
+    const admin = await listen(createServer(createAdminHandler(world, options.info)), host, options.adminPort);
+    opened.push(admin);
+    const byService: Record<string, Listening> = {};
+    for (const entry of services) {
+      const port = options.ports === 'catalog' ? entry.port : 0;
+      byService[entry.id] = await listenService(world, entry.id, entry.hostnames[0]!, { host, port });
+      opened.push(byService[entry.id]!);
+    }
+    return { admin, services: byService, close: () => closeAll(opened) };
+  } catch (error) {
+    await closeAll(opened);
+    throw error;
+  }
+}
+
+async function closeAll(listening: Listening[]): Promise<void> {
+  await Promise.all(listening.map((l) => l.close()));
+}

@@ -1,0 +1,33 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { GroupSchema } from '../catalog/schema.js';
+import { readTomlFile, TomlFileError } from '../catalog/toml-file.js';
+import { ToolbenchError } from '../mocks/core/errors.js';
+
+/** `scenario.toml`: what a scenario is and how its world starts. */
+export const ScenarioManifestSchema = z.object({
+  id: z.string().regex(/^[a-z0-9][a-z0-9/_-]*$/, 'must be lower case path-like, e.g. example/github/basic'),
+  group: GroupSchema,
+  description: z.string().default(''),
+  /** Catalog ids of the services this scenario uses; each may have `dataset/<id>.json`. */
+  services: z.array(z.string()).min(1),
+  seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
+  /** Logical time of the world's start, ISO 8601 with zone. */
+  epoch: z.string().datetime({ offset: true }),
+  /** Logical milliseconds each request advances the clock. */
+  tick_ms: z.number().int().positive().default(1000),
+}).strict();
+export type ScenarioManifest = z.infer<typeof ScenarioManifestSchema>;
+
+export function loadScenarioManifest(dir: string): ScenarioManifest {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new ToolbenchError('TB_ERR_SCENARIO', `scenario directory ${dir} does not exist`);
+  }
+  try {
+    return readTomlFile(join(dir, 'scenario.toml'), ScenarioManifestSchema);
+  } catch (error) {
+    if (error instanceof TomlFileError) throw new ToolbenchError('TB_ERR_SCENARIO', `scenario ${error.message}`, { cause: error });
+    throw error;
+  }
+}

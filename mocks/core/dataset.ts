@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { ToolbenchError } from './errors.js';
 import type { ServiceDefinition } from './service.js';
 
@@ -41,12 +42,14 @@ export function datasetHash(scenarioDir: string): string {
   return hash.digest('hex');
 }
 
-/** JSON.parse's message with a line and column, where Node gives a position. */
+/** Where the JSON breaks, as line and column (Node 20's JSON.parse does not always say). */
 function jsonErrorWhere(text: string, error: Error): string {
-  const position = /position (\d+)/.exec(error.message);
-  if (!position) return `invalid JSON: ${error.message}`;
-  const before = text.slice(0, Number(position[1]));
+  const errors: ParseError[] = [];
+  parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false });
+  const first = errors[0];
+  if (!first) return `invalid JSON: ${error.message}`;
+  const before = text.slice(0, first.offset);
   const line = before.split('\n').length;
   const column = before.length - before.lastIndexOf('\n');
-  return `invalid JSON at line ${line}, column ${column}: ${error.message}`;
+  return `invalid JSON at line ${line}, column ${column}: ${printParseErrorCode(first.error)}`;
 }

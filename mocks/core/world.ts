@@ -41,6 +41,8 @@ export interface WorldConfig {
   tickMs: number;
   services: readonly HostedService[];
   journal: Journal;
+  /** Told when a handler throws (a bug in a mock); default: a line on stderr. */
+  onHandlerError?: (error: unknown, service: string, request: WorldRequest) => void;
 }
 
 interface ServiceRuntime {
@@ -138,8 +140,8 @@ export class World {
     } catch (error) {
       ids.restore(counters);
       // A handler that throws is a bug in the mock; the agent sees the service's 500 and the
-      // world keeps serving. The message goes to stderr so the bug is not lost.
-      process.stderr.write(`toolbench: ${hosted.id} handler failed on ${request.method} ${request.target}: ${(error as Error).stack ?? error}\n`);
+      // world keeps serving, and the bug is reported rather than lost.
+      (this.config.onHandlerError ?? reportHandlerError)(error, hosted.id, request);
       return hosted.definition.reject('internal_error', ctx);
     }
   }
@@ -175,6 +177,10 @@ export class World {
     for (const [id, runtime] of this.runtimes) out[id] = runtime.store.dump();
     return out;
   }
+}
+
+function reportHandlerError(error: unknown, service: string, request: WorldRequest): void {
+  process.stderr.write(`toolbench: ${service} handler failed on ${request.method} ${request.target}: ${(error as Error)?.stack ?? error}\n`);
 }
 
 function misdirected(host: string): ServiceResponse {

@@ -9,7 +9,12 @@ interface Item { id: number; node: string; name: string; at: number }
 const router = new Router<ServiceContext>([
   get('/items', (_req, _p, ctx) => jsonResponse(200, ctx.store.collection<Item>('items').values())),
   post('/items', (req, _p, ctx) => {
-    const body = req.json() as { name?: string };
+    let body: { name?: string } | undefined;
+    try {
+      body = req.json() as { name?: string };
+    } catch {
+      return jsonResponse(400, { message: 'Problems parsing JSON' });
+    }
     const id = ctx.ids.next('item');
     const item = { id, node: ctx.ids.opaque('item', id, 12), name: body?.name ?? '', at: ctx.nowMs };
     return jsonResponse(201, ctx.store.collection<Item>('items').put(id, item));

@@ -20,21 +20,62 @@ export const ServiceEntrySchema = z.object({
 }).strict();
 export type ServiceEntry = z.infer<typeof ServiceEntrySchema>;
 
+/** How an endpoint's server traffic reaches the proxy. */
+export const ReachSchema = z.enum([
+  /** Node server with hard-coded hostnames: NODE_OPTIONS preload + NODE_EXTRA_CA_CERTS. */
+  'preload',
+  /** The server takes a base URL from its environment (set in `env` from `{{service_url}}`). */
+  'base-url',
+  /** The server honours HTTPS_PROXY itself. */
+  'https-proxy',
+]);
+
+/** Environment values may use `{{name}}` placeholders, filled by the supervisor (catalog/env-template.ts). */
+const EnvTemplateSchema = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'), z.string());
+
+/** One MCP endpoint: a real server pinned on npm (`upstream`) or one of ours (`native`). */
+export const EndpointEntrySchema = z.object({
+  id: z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be lower case letters, digits and dashes'),
+  service: z.string(),
+  kind: z.enum(['upstream', 'native']),
+  description: z.string().default(''),
+  /** npm package and its exact version (no ranges: a benchmark pins what it measures). */
+  package: z.string().regex(/^(@[a-z0-9._-]+\/)?[a-z0-9._-]+$/, 'must be an npm package name'),
+  version: z.string().regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, 'must be an exact version such as 2025.4.8'),
+  /** Command and args; `{{bin}}` is the package's bin script, `{{node}}` this Node binary. */
+  command: z.string().default('{{node}}'),
+  args: z.array(z.string()).default(['{{bin}}']),
+  env: EnvTemplateSchema.default({}),
+  reach: ReachSchema,
+  /** Port of this endpoint's Streamable HTTP bridge. */
+  bridge_port: z.number().int().min(1).max(65535),
+}).strict();
+export type EndpointEntry = z.infer<typeof EndpointEntrySchema>;
+
 export const CatalogSchema = z.object({
   services: z.array(ServiceEntrySchema).min(1),
+  endpoints: z.array(EndpointEntrySchema).default([]),
 }).strict().superRefine((catalog, ctx) => {
-  const seen = { id: new Map<string, number>(), port: new Map<number, number>(), hostname: new Map<string, number>() };
+  const seen = { id: new Map<string, string>(), port: new Map<number, string>(), hostname: new Map<string, string>(), endpoint: new Map<string, string>() };
+  const clash = (kind: keyof typeof seen, value: string | number, path: (string | number)[]) => {
+    const map = seen[kind] as Map<string | number, string>;
+    const other = map.get(value);
+    const here = `${path[0]}[${path[1]}]`;
+    if (other !== undefined) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path, message: `${kind === 'endpoint' ? 'id' : kind} ${value} is already used by ${other}` });
+    } else map.set(value, here);
+  };
   catalog.services.forEach((service, index) => {
-    const clash = (kind: 'id' | 'port' | 'hostname', value: string | number, path: (string | number)[]) => {
-      const map = seen[kind] as Map<string | number, number>;
-      const other = map.get(value);
-      if (other !== undefined) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path, message: `${kind} ${value} is already used by services[${other}]` });
-      } else map.set(value, index);
-    };
     clash('id', service.id, ['services', index, 'id']);
     clash('port', service.port, ['services', index, 'port']);
     service.hostnames.forEach((hostname, h) => clash('hostname', hostname, ['services', index, 'hostnames', h]));
+  });
+  catalog.endpoints.forEach((endpoint, index) => {
+    clash('endpoint', endpoint.id, ['endpoints', index, 'id']);
+    clash('port', endpoint.bridge_port, ['endpoints', index, 'bridge_port']);
+    if (!seen.id.has(endpoint.service)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['endpoints', index, 'service'], message: `no service "${endpoint.service}" in this catalog` });
+    }
   });
 });
 export type Catalog = z.infer<typeof CatalogSchema>;

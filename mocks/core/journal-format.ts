@@ -73,8 +73,31 @@ export const JournalEntrySchema = z.object({
 });
 export type JournalEntry = z.infer<typeof JournalEntrySchema>;
 
+/**
+ * An MCP-level record, under its own key prefix: a tool call through a bridge and its result, an
+ * endpoint becoming ready, or an endpoint's server crashing. `worldSeqBefore`/`worldSeqAfter`
+ * bracket the world requests made while it was in flight.
+ */
+export const McpRecordSchema = z.object({
+  n: z.number().int().positive(),
+  endpoint: z.string(),
+  kind: z.enum(['ready', 'call', 'crash']),
+  tool: z.string().nullable(),
+  callId: z.string().nullable(),
+  arguments: z.unknown(),
+  result: z.unknown(),
+  isError: z.boolean(),
+  /** Why the call or the endpoint failed, when it did (protocol error, crash, exit code). */
+  error: z.string().nullable(),
+  worldSeqBefore: z.number().int().nonnegative(),
+  worldSeqAfter: z.number().int().nonnegative(),
+});
+export type McpRecord = z.infer<typeof McpRecordSchema>;
+
 /** Keys: zero-padded so LevelDB's byte order is sequence order. */
 export const KEY_FORMAT = 'meta:format';
 export const KEY_HEADER = 'meta:header';
 export const ENTRY_PREFIX = 'req:';
 export const entryKey = (seq: number) => ENTRY_PREFIX + String(seq).padStart(12, '0');
+export const MCP_PREFIX = 'mcp:';
+export const mcpKey = (n: number) => MCP_PREFIX + String(n).padStart(12, '0');

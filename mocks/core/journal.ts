@@ -3,8 +3,8 @@ import { Level } from 'level';
 import { Packr } from 'msgpackr';
 import { ToolbenchError } from './errors.js';
 import {
-  ENTRY_PREFIX, JOURNAL_FORMAT, JournalEntrySchema, JournalHeaderSchema, KEY_FORMAT, KEY_HEADER, entryKey,
-  type JournalEntry, type JournalHeader,
+  ENTRY_PREFIX, JOURNAL_FORMAT, JournalEntrySchema, JournalHeaderSchema, KEY_FORMAT, KEY_HEADER, MCP_PREFIX,
+  McpRecordSchema, entryKey, mcpKey, type JournalEntry, type JournalHeader, type McpRecord,
 } from './journal-format.js';
 
 /**
@@ -17,6 +17,9 @@ export interface Journal {
   append(entry: JournalEntry): Promise<void>;
   /** Entries in sequence order, `from`..`to` inclusive. */
   entries(range?: { from?: number; to?: number }): AsyncIterable<JournalEntry>;
+  /** Records an MCP-level event (tool call, endpoint ready or crashed); same group commit. */
+  appendMcp(record: McpRecord): Promise<void>;
+  mcpRecords(): AsyncIterable<McpRecord>;
   /** Resolves when every appended entry has been written. */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -28,15 +31,17 @@ const packr = new Packr({ useRecords: false });
  * Batches appends: all entries appended while a write is in flight go out in the next single
  * batch, and each caller's promise resolves when its batch has been written.
  */
+type Record = { key: string; value: JournalEntry | McpRecord };
+
 class GroupCommit {
-  private pending: { entry: JournalEntry; done: () => void; fail: (error: unknown) => void }[] = [];
+  private pending: { record: Record; done: () => void; fail: (error: unknown) => void }[] = [];
   private inFlight: Promise<void> | null = null;
 
-  constructor(private readonly write: (entries: JournalEntry[]) => Promise<void>) {}
+  constructor(private readonly write: (records: Record[]) => Promise<void>) {}
 
-  append(entry: JournalEntry): Promise<void> {
+  append(record: Record): Promise<void> {
     return new Promise((done, fail) => {
-      this.pending.push({ entry, done, fail });
+      this.pending.push({ record, done, fail });
       if (!this.inFlight) this.inFlight = this.drain();
     });
   }
@@ -52,7 +57,7 @@ class GroupCommit {
       const batch = this.pending;
       this.pending = [];
       try {
-        await this.write(batch.map((item) => item.entry));
+        await this.write(batch.map((item) => item.record));
         for (const item of batch) item.done();
       } catch (error) {
         for (const item of batch) item.fail(error);
@@ -64,12 +69,26 @@ class GroupCommit {
 
 export class MemoryJournal implements Journal {
   private readonly stored: JournalEntry[] = [];
-  private readonly commits = new GroupCommit(async (entries) => void this.stored.push(...entries));
+  private readonly mcp: McpRecord[] = [];
+  private readonly commits = new GroupCommit(async (records) => {
+    for (const { key, value } of records) {
+      if (key.startsWith(MCP_PREFIX)) this.mcp.push(value as McpRecord);
+      else this.stored.push(value as JournalEntry);
+    }
+  });
 
   constructor(readonly header: JournalHeader) {}
 
   append(entry: JournalEntry): Promise<void> {
-    return this.commits.append(entry);
+    return this.commits.append({ key: entryKey(entry.seq), value: entry });
+  }
+
+  appendMcp(record: McpRecord): Promise<void> {
+    return this.commits.append({ key: mcpKey(record.n), value: record });
+  }
+
+  async *mcpRecords(): AsyncIterable<McpRecord> {
+    yield* this.mcp;
   }
 
   async *entries(range: { from?: number; to?: number } = {}): AsyncIterable<JournalEntry> {
@@ -95,8 +114,8 @@ export class LevelJournal implements Journal {
   private readonly commits: GroupCommit;
 
   private constructor(private readonly db: Db, readonly header: JournalHeader, readonly dir: string) {
-    this.commits = new GroupCommit((entries) =>
-      db.batch(entries.map((entry) => ({ type: 'put' as const, key: entryKey(entry.seq), value: packr.pack(entry) }))));
+    this.commits = new GroupCommit((records) =>
+      db.batch(records.map(({ key, value }) => ({ type: 'put' as const, key, value: packr.pack(value) }))));
   }
 
   /** A new journal in `dir`, which must not exist yet or be empty: a journal is never mixed. */
@@ -135,7 +154,19 @@ export class LevelJournal implements Journal {
   }
 
   append(entry: JournalEntry): Promise<void> {
-    return this.commits.append(entry);
+    return this.commits.append({ key: entryKey(entry.seq), value: entry });
+  }
+
+  appendMcp(record: McpRecord): Promise<void> {
+    return this.commits.append({ key: mcpKey(record.n), value: record });
+  }
+
+  async *mcpRecords(): AsyncIterable<McpRecord> {
+    for await (const [key, value] of this.db.iterator({ gte: MCP_PREFIX, lte: MCP_PREFIX + '\uffff' })) {
+      const parsed = McpRecordSchema.safeParse(decode(value, this.dir, key));
+      if (!parsed.success) throw corrupt(this.dir, `record ${key} is invalid (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
+      yield parsed.data;
+    }
   }
 
   async *entries(range: { from?: number; to?: number } = {}): AsyncIterable<JournalEntry> {

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { listen, type Listening } from '../proxy/service-listener.js';
+import type { RunningEndpoint } from './supervisor.js';
+
+/** The path agents connect to: `http://127.0.0.1:7101/mcp`. */
+export const BRIDGE_PATH = '/mcp';
+
+/**
+ * Serves one endpoint to agents as Streamable HTTP (stateful sessions). Every session's tools/list
+ * answers from the tools listed at start; every tools/call goes through the running endpoint,
+ * which serialises, attributes and journals it.
+ */
+export async function serveBridge(endpoint: RunningEndpoint, options: { host?: string; port: number }): Promise<Listening> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+
+  const openSession = async (): Promise<StreamableHTTPServerTransport> => {
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => void sessions.set(id, transport),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await bridgeServer(endpoint).connect(transport);
+    return transport;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== BRIDGE_PATH) return jsonRpcError(res, 404, `toolbench bridge for ${endpoint.id}: MCP is served at ${BRIDGE_PATH}`);
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const transport = sessions.get(sessionId);
+      if (!transport) return jsonRpcError(res, 404, 'Session not found');
+      return transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return jsonRpcError(res, 400, 'Bad Request: no valid session ID provided');
+    return (await openSession()).handleRequest(req, res);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) jsonRpcError(res, 500, `toolbench bridge: ${(error as Error).message}`);
+      else res.destroy();
+    });
+  });
+  const listening = await listen(server, options.host ?? '127.0.0.1', options.port);
+  return {
+    ...listening,
+    url: `${listening.url}${BRIDGE_PATH}`,
+    close: async () => {
+      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
+      await listening.close();
+    },
+  };
+}
+
+function bridgeServer(endpoint: RunningEndpoint): Server {
+  const server = new Server(endpoint.serverInfo, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: endpoint.tools }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => endpoint.callTool(request.params.name, request.params.arguments));
+  return server;
+}
+
+function jsonRpcError(res: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}

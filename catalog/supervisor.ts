@@ -1,0 +1,189 @@
+import { pathToFileURL } from 'node:url';
+import type { Writable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallTracker } from '../mocks/core/attribution.js';
+import { ToolbenchError } from '../mocks/core/errors.js';
+import { TOOLBENCH_VERSION } from '../mocks/version.js';
+import { renderEnv, renderTemplate, TemplateError, type TemplateVars } from './env-template.js';
+import type { McpLog } from './mcp-log.js';
+import { findInstalledPackage, packageProblem } from './packages.js';
+import type { EndpointEntry } from './schema.js';
+import { StdioProcessTransport, type ProcessExit } from './stdio-transport.js';
+
+/** How an endpoint's server reaches the world: filled in by whoever runs the proxy. */
+export interface EndpointNetwork {
+  /** The proxy URL with this endpoint's credential as userinfo. */
+  proxyUrl: string;
+  /** The CA certificate (PEM) the server must trust. */
+  caPath: string;
+  /** The Node interception preload (for `reach = "preload"`). */
+  preloadPath: string;
+  /** The service's base URL as the server should call it (for `reach = "base-url"`). */
+  serviceUrl: string;
+}
+
+export interface StartEndpointOptions {
+  endpoint: EndpointEntry;
+  /** The scenario's credential for the endpoint's service (`{{credential}}`), e.g. a GitHub token. */
+  credential?: string;
+  network: EndpointNetwork;
+  tracker: CallTracker;
+  mcpLog: McpLog;
+  /** The server's stderr goes here (a log file). */
+  stderr: Writable;
+  /** Told when the server exits while it was meant to be running. */
+  onCrash?: (endpoint: string, exit: ProcessExit) => void;
+}
+
+/** Variables only toolbench itself adds; never taken from the parent environment. */
+const INHERITED = ['PATH', 'HOME', 'LANG', 'TMPDIR'] as const;
+
+/** The child's whole environment: a short allowlist, the reach's proxy/CA settings, the catalog's env. */
+export function endpointEnvironment(options: Pick<StartEndpointOptions, 'endpoint' | 'credential' | 'network'>, parent = process.env): Record<string, string> {
+  const { endpoint, network } = options;
+  const installed = findInstalledPackage(endpoint.package);
+  const vars: TemplateVars = {
+    credential: options.credential,
+    proxy_url: network.proxyUrl,
+    ca_path: network.caPath,
+    service_url: network.serviceUrl,
+    package_dir: installed?.dir,
+  };
+  const env: Record<string, string> = { TZ: 'UTC' };
+  for (const name of INHERITED) if (parent[name]) env[name] = parent[name]!;
+  const trustCa = { NODE_EXTRA_CA_CERTS: network.caPath, SSL_CERT_FILE: network.caPath, REQUESTS_CA_BUNDLE: network.caPath };
+  const viaProxy = { HTTPS_PROXY: network.proxyUrl, HTTP_PROXY: network.proxyUrl, https_proxy: network.proxyUrl, http_proxy: network.proxyUrl, NO_PROXY: '', no_proxy: '' };
+  if (endpoint.reach === 'preload') Object.assign(env, trustCa, viaProxy, { NODE_OPTIONS: `--import=${pathToFileURL(network.preloadPath).href}` });
+  if (endpoint.reach === 'https-proxy') Object.assign(env, trustCa, viaProxy);
+  if (endpoint.reach === 'base-url') Object.assign(env, trustCa);
+  return { ...env, ...renderEnv(endpoint.env, vars, `endpoints.${endpoint.id}`) };
+}
+
+/**
+ * One running endpoint: its server over stdio and the MCP client that talks to it. Tool calls go
+ * one at a time (so each world request belongs to exactly one call), are tracked for attribution
+ * and journaled with their result.
+ */
+export class RunningEndpoint {
+  private queue: Promise<unknown> = Promise.resolve();
+  private calls = 0;
+  private stopping = false;
+  exit: ProcessExit | null = null;
+
+  private constructor(
+    readonly id: string,
+    private readonly client: Client,
+    private readonly transport: StdioProcessTransport,
+    readonly tools: Tool[],
+    private readonly options: StartEndpointOptions,
+  ) {}
+
+  static async start(options: StartEndpointOptions): Promise<RunningEndpoint> {
+    const { endpoint, tracker, mcpLog } = options;
+    const problem = packageProblem(endpoint);
+    if (problem) throw new ToolbenchError('TB_ERR_CATALOG', `endpoint ${endpoint.id}: ${problem}`);
+    let env: Record<string, string>;
+    let command: string;
+    let args: string[];
+    try {
+      env = endpointEnvironment(options);
+      const vars = { node: process.execPath, bin: findInstalledPackage(endpoint.package)!.bin!, package_dir: findInstalledPackage(endpoint.package)!.dir };
+      command = renderTemplate(endpoint.command, vars, `endpoints.${endpoint.id}.command`);
+      args = endpoint.args.map((arg, i) => renderTemplate(arg, vars, `endpoints.${endpoint.id}.args[${i}]`));
+    } catch (error) {
+      if (error instanceof TemplateError) throw new ToolbenchError('TB_ERR_CATALOG', `catalog ${error.message}`);
+      throw error;
+    }
+    tracker.register(endpoint.id);
+    let running: RunningEndpoint | null = null;
+    let earlyExit: ProcessExit | null = null;
+    const transport = new StdioProcessTransport({
+      command, args, env, stderr: options.stderr,
+      onExit: (exit) => {
+        if (running) running.exited(exit);
+        else earlyExit = exit;
+      },
+    });
+    const client = new Client({ name: 'toolbench-bridge', version: TOOLBENCH_VERSION });
+    try {
+      await client.connect(transport);
+      const tools: Tool[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined);
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor);
+      running = new RunningEndpoint(endpoint.id, client, transport, tools, options);
+    } catch (error) {
+      await transport.close();
+      const exit = earlyExit as ProcessExit | null;
+      const how = exit ? ` (its server exited with ${describeExit(exit)}; see its stderr log)` : '';
+      throw new ToolbenchError('TB_ERR_CATALOG', `endpoint ${endpoint.id} did not start: ${(error as Error).message}${how}`, { cause: error });
+    }
+    tracker.markReady(endpoint.id);
+    const seq = mcpLog.worldSeq();
+    await mcpLog.record({ endpoint: endpoint.id, kind: 'ready', tool: null, callId: null, arguments: null, result: { tools: running.tools.length }, isError: false, error: null, worldSeqBefore: seq, worldSeqAfter: seq });
+    return running;
+  }
+
+  /** The server's own name and version, as it reported them at initialize. */
+  get serverInfo(): { name: string; version: string } {
+    return this.client.getServerVersion() ?? { name: this.id, version: '0.0.0' };
+  }
+
+  get alive(): boolean {
+    return this.exit === null;
+  }
+
+  /** Calls a tool on the server; one call at a time per endpoint. */
+  callTool(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+    const run = this.queue.then(() => this.callNow(name, args));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async callNow(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+    const { tracker, mcpLog } = this.options;
+    if (!this.alive) throw this.downError();
+    this.calls += 1;
+    const callId = `${this.id}#${this.calls}`;
+    const before = mcpLog.worldSeq();
+    tracker.begin(this.id, { tool: name, callId });
+    try {
+      const result = await this.client.callTool({ name, arguments: args }) as CallToolResult;
+      await mcpLog.record({ endpoint: this.id, kind: 'call', tool: name, callId, arguments: args ?? null, result, isError: result.isError === true, error: null, worldSeqBefore: before, worldSeqAfter: mcpLog.worldSeq() });
+      return result;
+    } catch (error) {
+      const failure = this.alive ? error : this.downError();
+      await mcpLog.record({ endpoint: this.id, kind: 'call', tool: name, callId, arguments: args ?? null, result: null, isError: true, error: (failure as Error).message, worldSeqBefore: before, worldSeqAfter: mcpLog.worldSeq() });
+      throw failure;
+    } finally {
+      tracker.end(this.id);
+    }
+  }
+
+  private downError(): McpError {
+    return new McpError(ErrorCode.InternalError,
+      `toolbench: the ${this.id} MCP server is not running (it exited with ${describeExit(this.exit!)}); this trial cannot continue on that endpoint`);
+  }
+
+  private exited(exit: ProcessExit): void {
+    this.exit = exit;
+    if (this.stopping) return;
+    const seq = this.options.mcpLog.worldSeq();
+    void this.options.mcpLog.record({ endpoint: this.id, kind: 'crash', tool: null, callId: null, arguments: null, result: null, isError: true, error: `server exited with ${describeExit(exit)}`, worldSeqBefore: seq, worldSeqAfter: seq });
+    this.options.onCrash?.(this.id, exit);
+  }
+
+  async close(): Promise<void> {
+    this.stopping = true;
+    await this.client.close().catch(() => undefined);
+    await this.transport.close();
+  }
+}
+
+export function describeExit(exit: ProcessExit): string {
+  return exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+}

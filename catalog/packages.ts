@@ -30,6 +30,7 @@ export function findInstalledPackage(name: string, root = TOOLBENCH_ROOT): Insta
 
 /** Why an endpoint's pinned package cannot be used, or null when it is installed at its exact version. */
 export function packageProblem(endpoint: EndpointEntry, root = TOOLBENCH_ROOT): string | null {
+  if (!endpoint.package || !endpoint.version) return endpoint.kind === 'native' ? null : 'no package and version pinned';
   const installed = findInstalledPackage(endpoint.package, root);
   if (!installed) return `${endpoint.package}@${endpoint.version} is not installed (run npm ci; it must be pinned in package.json)`;
   if (installed.version !== endpoint.version) {

@@ -39,10 +39,13 @@ export const EndpointEntrySchema = z.object({
   service: z.string(),
   kind: z.enum(['upstream', 'native']),
   description: z.string().default(''),
-  /** npm package and its exact version (no ranges: a benchmark pins what it measures). */
-  package: z.string().regex(/^(@[a-z0-9._-]+\/)?[a-z0-9._-]+$/, 'must be an npm package name'),
-  version: z.string().regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, 'must be an exact version such as 2025.4.8'),
-  /** Command and args; `{{bin}}` is the package's bin script, `{{node}}` this Node binary. */
+  /** npm package and its exact version (no ranges: a benchmark pins what it measures); upstream only. */
+  package: z.string().regex(/^(@[a-z0-9._-]+\/)?[a-z0-9._-]+$/, 'must be an npm package name').optional(),
+  version: z.string().regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, 'must be an exact version such as 2025.4.8').optional(),
+  /**
+   * Command and args. `{{node}}` is this Node binary, `{{bin}}` the package's bin script,
+   * `{{toolbench_root}}` toolbench's folder (for native servers).
+   */
   command: z.string().default('{{node}}'),
   args: z.array(z.string()).default(['{{bin}}']),
   env: EnvTemplateSchema.default({}),
@@ -73,6 +76,9 @@ export const CatalogSchema = z.object({
   catalog.endpoints.forEach((endpoint, index) => {
     clash('endpoint', endpoint.id, ['endpoints', index, 'id']);
     clash('port', endpoint.bridge_port, ['endpoints', index, 'bridge_port']);
+    if (endpoint.kind === 'upstream' && (!endpoint.package || !endpoint.version)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['endpoints', index, endpoint.package ? 'version' : 'package'], message: 'an upstream endpoint names its npm package and exact version' });
+    }
     if (!seen.id.has(endpoint.service)) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['endpoints', index, 'service'], message: `no service "${endpoint.service}" in this catalog` });
     }

@@ -8,6 +8,7 @@ import { TOOLBENCH_VERSION } from '../mocks/version.js';
 import { renderEnv, renderTemplate, TemplateError, type TemplateVars } from './env-template.js';
 import type { McpLog } from './mcp-log.js';
 import { findInstalledPackage, packageProblem } from './packages.js';
+import { TOOLBENCH_ROOT } from './paths.js';
 import type { EndpointEntry } from './schema.js';
 import { StdioProcessTransport, type ProcessExit } from './stdio-transport.js';
 
@@ -42,13 +43,14 @@ const INHERITED = ['PATH', 'HOME', 'LANG', 'TMPDIR'] as const;
 /** The child's whole environment: a short allowlist, the reach's proxy/CA settings, the catalog's env. */
 export function endpointEnvironment(options: Pick<StartEndpointOptions, 'endpoint' | 'credential' | 'network'>, parent = process.env): Record<string, string> {
   const { endpoint, network } = options;
-  const installed = findInstalledPackage(endpoint.package);
+  const installed = endpoint.package ? findInstalledPackage(endpoint.package) : null;
   const vars: TemplateVars = {
     credential: options.credential,
     proxy_url: network.proxyUrl,
     ca_path: network.caPath,
     service_url: network.serviceUrl,
     package_dir: installed?.dir,
+    toolbench_root: TOOLBENCH_ROOT,
   };
   const env: Record<string, string> = { TZ: 'UTC' };
   for (const name of INHERITED) if (parent[name]) env[name] = parent[name]!;
@@ -88,7 +90,8 @@ export class RunningEndpoint {
     let args: string[];
     try {
       env = endpointEnvironment(options);
-      const vars = { node: process.execPath, bin: findInstalledPackage(endpoint.package)!.bin!, package_dir: findInstalledPackage(endpoint.package)!.dir };
+      const installed = endpoint.package ? findInstalledPackage(endpoint.package) : null;
+      const vars = { node: process.execPath, bin: installed?.bin ?? undefined, package_dir: installed?.dir, toolbench_root: TOOLBENCH_ROOT };
       command = renderTemplate(endpoint.command, vars, `endpoints.${endpoint.id}.command`);
       args = endpoint.args.map((arg, i) => renderTemplate(arg, vars, `endpoints.${endpoint.id}.args[${i}]`));
     } catch (error) {

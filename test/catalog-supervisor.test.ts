@@ -1,0 +1,93 @@
+import test from 'ava';
+import { PassThrough } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { serveBridge } from '../catalog/bridge.js';
+import { McpLog } from '../catalog/mcp-log.js';
+import { EndpointEntrySchema } from '../catalog/schema.js';
+import { RunningEndpoint } from '../catalog/supervisor.js';
+import { CallTracker } from '../mocks/core/attribution.js';
+import { MemoryJournal } from '../mocks/core/journal.js';
+import type { McpRecord } from '../mocks/core/journal-format.js';
+import { testHeader } from './helpers/journal.js';
+
+const probe = EndpointEntrySchema.parse({
+  id: 'probe', service: 'counter', kind: 'native', reach: 'base-url', bridge_port: 1,
+  args: ['--import', 'tsx', '{{toolbench_root}}/test/fixtures/probe-mcp-server.ts'],
+  env: { PROBE_TOKEN: '{{credential}}', PROBE_URL: '{{service_url}}' },
+});
+
+async function startProbe() {
+  const journal = new MemoryJournal(testHeader());
+  const tracker = new CallTracker();
+  const stderr = new PassThrough();
+  let log = '';
+  stderr.on('data', (chunk: Buffer) => { log += chunk.toString(); });
+  const crashes: string[] = [];
+  const endpoint = await RunningEndpoint.start({
+    endpoint: probe, credential: 'secret-token', tracker, mcpLog: new McpLog(journal, () => 0), stderr,
+    network: { proxyUrl: 'http://probe:cred@127.0.0.1:9', caPath: '/nonexistent/ca.pem', preloadPath: '/nonexistent/preload.mjs', serviceUrl: 'http://127.0.0.1:9' },
+    onCrash: (id) => crashes.push(id),
+  });
+  const records = async () => { await journal.flush(); const out: McpRecord[] = []; for await (const r of journal.mcpRecords()) out.push(r); return out; };
+  return { endpoint, tracker, records, crashes, log: () => log };
+}
+
+test('a native server starts with exactly the environment we give it, and its stderr is captured', async (t) => {
+  process.env.TOOLBENCH_TEST_PARENT_SECRET = 'must-not-leak';
+  const { endpoint, records, log } = await startProbe();
+  t.teardown(() => endpoint.close());
+  t.deepEqual(endpoint.tools.map((tool) => tool.name).sort(), ['crash', 'echo', 'env_keys']);
+  const result = await endpoint.callTool('env_keys', {});
+  const keys = JSON.parse((result.content[0] as { text: string }).text) as string[];
+  t.false(keys.includes('TOOLBENCH_TEST_PARENT_SECRET'));
+  t.true(keys.includes('PROBE_TOKEN'));
+  t.true(keys.includes('NODE_EXTRA_CA_CERTS'));
+  const allowed = new Set(['PATH', 'HOME', 'LANG', 'TMPDIR', 'TZ', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'REQUESTS_CA_BUNDLE', 'PROBE_TOKEN', 'PROBE_URL']);
+  t.deepEqual(keys.filter((key) => !allowed.has(key)), []);
+  t.regex(log(), /probe server starting/);
+  const all = await records();
+  t.like(all[0], { n: 1, endpoint: 'probe', kind: 'ready', result: { tools: 3 } });
+  t.like(all[1], { n: 2, kind: 'call', tool: 'env_keys', callId: 'probe#1', isError: false });
+});
+
+test('tool calls on one endpoint run one at a time, each tracked while in flight', async (t) => {
+  const { endpoint, tracker } = await startProbe();
+  t.teardown(() => endpoint.close());
+  t.like(tracker.attribute('probe'), { kind: 'mcp', endpoint: 'probe', tool: null });
+  t.like(tracker.attribute(null), { kind: 'direct' });
+  t.like(tracker.attribute('someone-else'), { kind: 'direct', client: 'someone-else' });
+  const order: string[] = [];
+  await Promise.all(['a', 'b', 'c'].map((text) => endpoint.callTool('echo', { text }).then((r) => order.push((r.content[0] as { text: string }).text))));
+  t.deepEqual(order, ['a', 'b', 'c']);
+});
+
+test('a server that dies mid-call: a clear error at once, a crash record, and later calls fail fast', async (t) => {
+  const { endpoint, records, crashes } = await startProbe();
+  t.teardown(() => endpoint.close());
+  const error = await t.throwsAsync(endpoint.callTool('crash', {}));
+  t.regex(error!.message, /probe MCP server is not running \(it exited with code 3\)/);
+  t.deepEqual(crashes, ['probe']);
+  const again = await t.throwsAsync(endpoint.callTool('echo', { text: 'x' }));
+  t.regex(again!.message, /not running/);
+  const all = await records();
+  t.truthy(all.find((r) => r.kind === 'crash' && r.error === 'server exited with code 3'));
+  t.truthy(all.find((r) => r.kind === 'call' && r.tool === 'crash' && r.isError));
+});
+
+test('the bridge serves the endpoint over Streamable HTTP to the SDK client, and reports a dead server', async (t) => {
+  const { endpoint } = await startProbe();
+  const bridge = await serveBridge(endpoint, { port: 0 });
+  t.teardown(async () => { await bridge.close(); await endpoint.close(); });
+  const client = new Client({ name: 'test-agent', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(bridge.url)));
+  t.deepEqual(client.getServerVersion(), { name: 'probe', version: '1.0.0' });
+  t.deepEqual((await client.listTools()).tools.map((tool) => tool.name).sort(), ['crash', 'echo', 'env_keys']);
+  const echoed = await client.callTool({ name: 'echo', arguments: { text: 'hello' } });
+  t.deepEqual(echoed.content, [{ type: 'text', text: 'hello' }]);
+  const crash = await t.throwsAsync(client.callTool({ name: 'crash', arguments: {} }));
+  t.regex(crash!.message, /not running/);
+  await client.close();
+  const wrongPath = await fetch(bridge.url.replace('/mcp', '/other'));
+  t.is(wrongPath.status, 404);
+});

@@ -1,5 +1,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { catalogCommand } from './commands/catalog.js';
+import { toolmeterCommand } from './commands/toolmeter.js';
 import { worldCommand } from './commands/world.js';
 import { reportFailure } from './fail.js';
 
@@ -9,6 +11,8 @@ await yargs(hideBin(process.argv))
   .scriptName('toolbench')
   .usage('$0 <command> [options]\n\nA deterministic world for testing LLM agents that call real MCP servers.')
   .command(worldCommand)
+  .command(catalogCommand)
+  .command(toolmeterCommand)
   .demandCommand(1, 'Name a command; see --help.')
   .strict()
   .recommendCommands()

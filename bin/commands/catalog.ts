@@ -1,0 +1,38 @@
+import type { CommandModule } from 'yargs';
+import { loadCatalog } from '../../catalog/load.js';
+import { packageProblem } from '../../catalog/packages.js';
+import { ToolbenchError } from '../../mocks/core/errors.js';
+
+interface ValidateArgs {
+  catalog?: string;
+  json: boolean;
+}
+
+const validate: CommandModule<{}, ValidateArgs> = {
+  command: 'validate',
+  describe: 'Check the catalog: schema, unique ids and ports, pinned packages installed at their exact versions',
+  builder: (y) => y
+    .option('catalog', { type: 'string', describe: 'Catalog file (default: the shipped catalog/services.toml)' })
+    .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON' }),
+  handler: async (args) => {
+    const { path, catalog, hash } = loadCatalog(args.catalog);
+    const problems = catalog.endpoints.flatMap((endpoint) => {
+      const problem = packageProblem(endpoint);
+      return problem ? [`endpoints.${endpoint.id}: ${problem}`] : [];
+    });
+    if (args.json) {
+      process.stdout.write(JSON.stringify({ catalog: path, hash, services: catalog.services.length, endpoints: catalog.endpoints.length, problems }) + '\n');
+      if (problems.length > 0) process.exitCode = 2;
+      return;
+    }
+    if (problems.length > 0) throw new ToolbenchError('TB_ERR_CATALOG', `catalog ${path}:\n  ${problems.join('\n  ')}`);
+    process.stdout.write(`catalog ${path}: ${catalog.services.length} services, ${catalog.endpoints.length} endpoints, all pinned packages installed\n`);
+  },
+};
+
+export const catalogCommand: CommandModule = {
+  command: 'catalog <command>',
+  describe: 'Inspect and check the catalog of services and MCP endpoints',
+  builder: (y) => y.command(validate).demandCommand(1, 'Name a catalog command; see toolbench catalog --help.'),
+  handler: () => undefined,
+};

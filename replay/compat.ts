@@ -1,0 +1,120 @@
+import type { LoadedCatalog } from '../catalog/load.js';
+import { ToolbenchError, type ToolbenchErrorCode } from '../mocks/core/errors.js';
+import type { JournalHeader } from '../mocks/core/journal-format.js';
+import type { ScenarioManifest } from '../scenarios/manifest.js';
+import type { JournalSource } from './source.js';
+
+/**
+ * Whether a journal can be replayed against what is on disk now. Each check says `ok`, `note`
+ * (worth knowing, harmless), `refused` (replay would not mean anything), or `allowed` (refused,
+ * but the user passed --allow-mismatch).
+ */
+export type CheckName = 'scenario' | 'dataset' | 'catalog' | 'toolbench' | 'seed';
+export type CheckStatus = 'ok' | 'note' | 'refused' | 'allowed';
+
+export interface CompatCheck {
+  name: CheckName;
+  status: CheckStatus;
+  message: string;
+}
+
+const REFUSAL_CODES: Record<CheckName, ToolbenchErrorCode> = {
+  scenario: 'TB_ERR_SCENARIO',
+  dataset: 'TB_ERR_DATASET',
+  catalog: 'TB_ERR_CATALOG',
+  toolbench: 'TB_ERR_JOURNAL_VERSION',
+  seed: 'TB_ERR_USAGE',
+};
+
+/** What the scenario, catalog and toolbench look like now. */
+export interface CurrentSetup {
+  scenarioDir: string;
+  manifest: ScenarioManifest;
+  datasetHash: string;
+  catalog: LoadedCatalog;
+  toolbench: string;
+}
+
+export async function checkCompatibility(journal: JournalSource, now: CurrentSetup): Promise<CompatCheck[]> {
+  const header = journal.header;
+  return [
+    scenarioCheck(header, now),
+    datasetCheck(header, now),
+    await catalogCheck(journal, now.catalog),
+    versionCheck(header.toolbench, now.toolbench),
+    seedCheck(header, now.manifest),
+  ];
+}
+
+/** Throws for the refused checks (unless allowed, when they become `allowed`). */
+export function enforce(checks: CompatCheck[], allowMismatch: boolean): CompatCheck[] {
+  const refused = checks.filter((check) => check.status === 'refused');
+  if (refused.length === 0) return checks;
+  if (allowMismatch) return checks.map((check) => (check.status === 'refused' ? { ...check, status: 'allowed' } : check));
+  const hint = 'restore what changed, or pass --allow-mismatch to replay anyway and see where the responses differ';
+  throw new ToolbenchError(REFUSAL_CODES[refused[0]!.name],
+    `cannot replay: ${refused.map((check) => check.message).join('; ')} (${hint})`);
+}
+
+function scenarioCheck(header: JournalHeader, now: CurrentSetup): CompatCheck {
+  if (now.manifest.id === header.scenario) return { name: 'scenario', status: 'ok', message: `scenario ${header.scenario} at ${now.scenarioDir}` };
+  return {
+    name: 'scenario', status: 'refused',
+    message: `the journal was recorded in scenario ${header.scenario}, but ${now.scenarioDir} holds scenario ${now.manifest.id}`,
+  };
+}
+
+function datasetCheck(header: JournalHeader, now: CurrentSetup): CompatCheck {
+  if (now.datasetHash === header.datasetHash) return { name: 'dataset', status: 'ok', message: `dataset unchanged (sha256 ${short(header.datasetHash)})` };
+  return {
+    name: 'dataset', status: 'refused',
+    message: `the scenario's dataset changed since recording: ${now.scenarioDir}/dataset hashes to ${short(now.datasetHash)}, the journal was recorded with ${short(header.datasetHash)}`,
+  };
+}
+
+/**
+ * A catalog change matters only if a host the journal used is now served by another service
+ * (or none); new services, ports or MCP endpoints do not change a response byte.
+ */
+async function catalogCheck(journal: JournalSource, catalog: LoadedCatalog): Promise<CompatCheck> {
+  const header = journal.header;
+  if (catalog.hash === header.catalogHash) return { name: 'catalog', status: 'ok', message: 'catalog unchanged' };
+  const serviceOf = new Map<string, string>();
+  for (const service of catalog.catalog.services) for (const host of service.hostnames) serviceOf.set(host.toLowerCase(), service.id);
+  const seen = new Set<string>();
+  const moved: string[] = [];
+  for await (const entry of journal.entries()) {
+    if (entry.kind !== 'http' || seen.has(entry.host)) continue;
+    seen.add(entry.host);
+    const now = serviceOf.get(entry.host) ?? null;
+    if (now !== entry.service) {
+      moved.push(`${entry.host} (seq ${entry.seq}) was ${entry.service ? `served by ${entry.service}` : 'outside the catalog'}, now ${now ? `by ${now}` : 'outside the catalog'}`);
+    }
+  }
+  if (moved.length === 0) {
+    return { name: 'catalog', status: 'note', message: `catalog changed since recording (${short(header.catalogHash)} → ${short(catalog.hash)}), but every host the journal used is served by the same service` };
+  }
+  return { name: 'catalog', status: 'refused', message: `the catalog changed in a way that matters: ${moved.join(', ')}` };
+}
+
+/** Same major version (same minor below 1.0) must give the same bytes; anything else is refused. */
+export function versionCheck(recorded: string, current: string): CompatCheck {
+  if (recorded === current) return { name: 'toolbench', status: 'ok', message: `toolbench ${current}` };
+  const a = parseVersion(recorded);
+  const b = parseVersion(current);
+  const compatible = a !== null && b !== null && a[0] === b[0] && (a[0] > 0 || a[1] === b[1]);
+  if (compatible) return { name: 'toolbench', status: 'note', message: `recorded with toolbench ${recorded}, replaying with ${current} (compatible versions)` };
+  return { name: 'toolbench', status: 'refused', message: `the journal was recorded with toolbench ${recorded}, this is ${current}: the mocks may answer differently across these versions` };
+}
+
+function seedCheck(header: JournalHeader, manifest: ScenarioManifest): CompatCheck {
+  if (header.seed === manifest.seed) return { name: 'seed', status: 'ok', message: `seed ${header.seed}` };
+  return { name: 'seed', status: 'note', message: `the journal's seed ${header.seed} is not the scenario's ${manifest.seed} (recorded with --seed?); replaying with ${header.seed}` };
+}
+
+function parseVersion(text: string): [number, number, number] | null {
+  const match = /^(\d+)\.(\d+)\.(\d+)/.exec(text);
+  return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : null;
+}
+
+const short = (hash: string) => hash.slice(0, 12);

@@ -1,0 +1,28 @@
+import type { HeaderList } from '../mocks/core/http.js';
+
+/**
+ * What replay compares and what it ignores, as data (Polly.js's `matchRequestsBy`, undici's
+ * `ignoreHeaders`). Change these lists, not the comparison code.
+ */
+
+/** The parts of a response whose bytes must match (DESIGN.md, determinism rule 5). */
+export const COMPARED_RESPONSE_FIELDS = ['status', 'headers', 'body'] as const;
+
+/**
+ * Headers Node's HTTP stack adds or rewrites around the world's response; never part of the
+ * compared bytes. Compared case-insensitively.
+ */
+export const TRANSPORT_HEADERS: readonly string[] = ['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection'];
+
+/**
+ * What makes two journal entries "the same request" when two journals are compared: a replayed
+ * entry must have been caused by the same request, in the same position (`seq`, Polly's `order`).
+ * Request headers are not part of it: clients vary `User-Agent` and friends across versions.
+ */
+export const REQUEST_IDENTITY = ['seq', 'kind', 'service', 'method', 'target', 'request.body'] as const;
+export type RequestIdentityField = (typeof REQUEST_IDENTITY)[number];
+
+/** A response's headers without the transport headers, in their order. */
+export function comparedHeaders(headers: HeaderList): HeaderList {
+  return headers.filter(([name]) => !TRANSPORT_HEADERS.includes(name.toLowerCase()));
+}

@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { LoadedCatalog } from '../catalog/load.js';
+import { prepareWorld } from '../mocks/build.js';
+import { ToolbenchError } from '../mocks/core/errors.js';
+import type { JournalEntry, JournalHeader, McpRecord } from '../mocks/core/journal-format.js';
+import type { Journal } from '../mocks/core/journal.js';
+import { World, type HostedService, type WorldRequest } from '../mocks/core/world.js';
+import { TOOLBENCH_VERSION } from '../mocks/version.js';
+import { checkCompatibility, enforce, type CompatCheck } from './compat.js';
+import type { JournalSource } from './source.js';
+
+/**
+ * A replay's world writes nowhere: the journal being replayed is the record, and replay never
+ * writes a journal (DESIGN.md: replay/ must not mutate a journal).
+ */
+export class NullJournal implements Journal {
+  constructor(readonly header: JournalHeader) {}
+  async append(_entry: JournalEntry): Promise<void> {}
+  async appendMcp(_record: McpRecord): Promise<void> {}
+  async *entries(): AsyncIterable<JournalEntry> {}
+  async *mcpRecords(): AsyncIterable<McpRecord> {}
+  async flush(): Promise<void> {}
+  async close(): Promise<void> {}
+}
+
+/** Handler failures seen while replaying (bugs in a mock), kept for the report rather than printed. */
+export interface HandlerErrors {
+  count: number;
+  first: string | null;
+}
+
+/** A fresh world for `header` from these hosted services: the journal's seed, epoch and tick. */
+export function freshWorld(header: JournalHeader, services: readonly HostedService[], errors: HandlerErrors = { count: 0, first: null }): World {
+  return new World({
+    seed: header.seed,
+    epochMs: Date.parse(header.epoch),
+    tickMs: header.tickMs,
+    services,
+    journal: new NullJournal(header),
+    onHandlerError(error: unknown, service: string, request: WorldRequest) {
+      errors.count += 1;
+      errors.first ??= `${service} handler failed on ${request.method} ${request.target}: ${(error as Error)?.message ?? error}`;
+    },
+  });
+}
+
+export interface RebuildOptions {
+  /** Where the scenario is now; default: the directory recorded in the journal's header. */
+  scenarioDir?: string;
+  catalog?: LoadedCatalog;
+  /** Replay even when the dataset, catalog or toolbench version no longer match. */
+  allowMismatch?: boolean;
+}
+
+export interface Rebuilt {
+  world: World;
+  checks: CompatCheck[];
+  handlerErrors: HandlerErrors;
+}
+
+/**
+ * Rebuilds the world a journal was recorded in, from the scenario on disk, after checking that
+ * the scenario, dataset, catalog and toolbench still match the journal's header.
+ */
+export async function rebuildWorld(journal: JournalSource, options: RebuildOptions = {}): Promise<Rebuilt> {
+  const header = journal.header;
+  const scenarioDir = resolve(options.scenarioDir ?? header.scenarioDir);
+  if (!existsSync(scenarioDir)) {
+    throw new ToolbenchError('TB_ERR_SCENARIO', `scenario ${header.scenario} is not at ${scenarioDir}` +
+      (options.scenarioDir ? '' : ' (the directory recorded in the journal); pass --scenario DIR to say where it is now'));
+  }
+  const prepared = prepareWorld({ scenarioDir, seed: header.seed, catalog: options.catalog });
+  const checks = enforce(await checkCompatibility(journal, {
+    scenarioDir,
+    manifest: prepared.manifest,
+    datasetHash: prepared.header.datasetHash,
+    catalog: prepared.catalog,
+    toolbench: TOOLBENCH_VERSION,
+  }), options.allowMismatch ?? false);
+  const handlerErrors: HandlerErrors = { count: 0, first: null };
+  return { world: freshWorld(header, prepared.services, handlerErrors), checks, handlerErrors };
+}

@@ -1,0 +1,104 @@
+import { Agent, request as httpRequest } from 'node:http';
+import type { JournalEntry } from '../mocks/core/journal-format.js';
+import type { World, WorldRequest } from '../mocks/core/world.js';
+import { listenService, type Listening } from '../proxy/service-listener.js';
+import type { ReplayedResponse } from './diff.js';
+
+/** Re-issues journal entries, one at a time in sequence order, to a fresh world. */
+export interface Reissuer {
+  readonly via: 'process' | 'http';
+  issue(entry: JournalEntry): Promise<ReplayedResponse>;
+  /** Entries that could only be re-issued in process (resets, oversize bodies, hosts outside the catalog). */
+  readonly inProcess: number;
+  close(): Promise<void>;
+}
+
+/** The request a journal entry records, as the world takes it. */
+export function worldRequest(entry: JournalEntry): WorldRequest {
+  return {
+    service: entry.service,
+    host: entry.host,
+    method: entry.method,
+    target: entry.target,
+    headers: entry.request.headers,
+    body: entry.request.body,
+    oversize: entry.request.oversize,
+    attribution: entry.attribution,
+  };
+}
+
+/** Straight into `World.process` (and `World.reset` for reset entries): no sockets. */
+export function inProcess(world: World): Reissuer {
+  let count = 0;
+  return {
+    via: 'process',
+    get inProcess() { return count; },
+    async issue(entry) {
+      count += 1;
+      if (entry.kind === 'reset') {
+        const { seq, status, headers, body } = await world.reset();
+        return { seq, status, headers, body, fault: null };
+      }
+      const replayed = world.process(worldRequest(entry));
+      return { seq: replayed.seq, ...replayed.response, fault: replayed.fault };
+    },
+    async close() {},
+  };
+}
+
+/**
+ * Over HTTP: each service of the world on its own loopback port (as `toolbench world` serves
+ * it), every request sent with its recorded method, target, headers (in order) and body, the
+ * response read back with transport headers left to the comparison's ignore list. Resets,
+ * oversize bodies and hosts outside the catalog have no port and go in process.
+ */
+export async function overHttp(world: World): Promise<Reissuer> {
+  const ports = new Map<string, Listening>();
+  const close = async () => {
+    agent.destroy();
+    await Promise.all([...ports.values()].map((listening) => listening.close()));
+  };
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    for (const hosted of world.config.services) {
+      ports.set(hosted.id, await listenService(world, hosted.id, hosted.hostnames[0]!, { host: '127.0.0.1', port: 0 }));
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const fallback = inProcess(world);
+  return {
+    via: 'http',
+    get inProcess() { return fallback.inProcess; },
+    issue(entry) {
+      const port = entry.service === null ? undefined : ports.get(entry.service);
+      if (entry.kind === 'reset' || entry.request.oversize || !port) return fallback.issue(entry);
+      return send(agent, port.port, entry, world);
+    },
+    close,
+  };
+}
+
+function send(agent: Agent, port: number, entry: JournalEntry, world: World): Promise<ReplayedResponse> {
+  const headers = entry.request.headers;
+  const hasHost = headers.some(([name]) => name.toLowerCase() === 'host');
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({
+      host: '127.0.0.1', port, agent, method: entry.method, path: entry.target, headers: headers.flat(), setHost: !hasHost,
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const raw = res.rawHeaders;
+        const pairs: [string, string][] = [];
+        for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!]);
+        // One request at a time: the world's last sequence number is this response's.
+        resolve({ seq: world.clock.current, status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on('error', reject);
+    req.end(entry.request.body);
+  });
+}

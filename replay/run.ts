@@ -1,0 +1,44 @@
+import type { World } from '../mocks/core/world.js';
+import { DivergenceTally, diffResponse, type DivergenceSummary } from './diff.js';
+import { inProcess, overHttp, type Reissuer } from './reissue.js';
+import type { JournalSource } from './source.js';
+
+export interface ReplayOptions {
+  /** `process` (default): straight into the world; `http`: over the world's plain ports. */
+  via?: 'process' | 'http';
+  /** Called after each entry with the number replayed so far. */
+  onProgress?: (done: number) => void;
+}
+
+export interface ReplayOutcome extends DivergenceSummary {
+  via: 'process' | 'http';
+  /** Entries re-issued in process although `via` is http (resets, oversize bodies, unknown hosts). */
+  inProcess: number;
+  elapsedMs: number;
+}
+
+/**
+ * Re-issues every entry of `journal`, in sequence order and one at a time, to `world` (which
+ * must be fresh: built from the journal's scenario, dataset and seed) and compares each response
+ * with the recorded one. Latency is never slept: the world answers at once.
+ */
+export async function replayJournal(journal: JournalSource, world: World, options: ReplayOptions = {}): Promise<ReplayOutcome> {
+  const started = performance.now();
+  const reissuer: Reissuer = options.via === 'http' ? await overHttp(world) : inProcess(world);
+  const tally = new DivergenceTally();
+  try {
+    let done = 0;
+    for await (const recorded of journal.entries()) {
+      tally.add(diffResponse(recorded, await reissuer.issue(recorded)));
+      options.onProgress?.(++done);
+    }
+  } finally {
+    await reissuer.close();
+  }
+  return {
+    ...tally.summary(),
+    via: reissuer.via,
+    inProcess: reissuer.via === 'http' ? reissuer.inProcess : 0,
+    elapsedMs: performance.now() - started,
+  };
+}

@@ -1,0 +1,105 @@
+import { ToolbenchError, isToolbenchError } from '../mocks/core/errors.js';
+import type { JournalEntry, JournalHeader, McpRecord } from '../mocks/core/journal-format.js';
+import { LevelJournal, type Journal } from '../mocks/core/journal.js';
+
+/** A sequence-number range, both ends inclusive and optional. */
+export interface SeqRange {
+  from?: number;
+  to?: number;
+}
+
+/**
+ * A journal opened for reading only. Wraps the core persister so that every failure while
+ * reading (LevelDB errors mid-iteration included) surfaces as a coded ToolbenchError with one
+ * clear line, never as a stack trace.
+ */
+export interface JournalSource {
+  readonly dir: string;
+  readonly header: JournalHeader;
+  entries(range?: SeqRange): AsyncIterable<JournalEntry>;
+  /** MCP-level records (tool calls, endpoints ready or crashed), in order. */
+  mcpRecords(): AsyncIterable<McpRecord>;
+  close(): Promise<void>;
+}
+
+export async function openJournal(dir: string): Promise<JournalSource> {
+  const journal = await LevelJournal.open(dir);
+  return fromJournal(journal, dir);
+}
+
+/** A reader over any persister (memory journals in tests). */
+export function fromJournal(journal: Journal, dir: string): JournalSource {
+  return {
+    dir,
+    header: journal.header,
+    entries: (range) => guarded(journal.entries(range), dir),
+    mcpRecords: () => guarded(journal.mcpRecords(), dir),
+    close: () => journal.close(),
+  };
+}
+
+async function* guarded<T>(records: AsyncIterable<T>, dir: string): AsyncIterable<T> {
+  const iterator = records[Symbol.asyncIterator]();
+  let finished = false;
+  try {
+    for (;;) {
+      let next: IteratorResult<T>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        finished = true;
+        if (isToolbenchError(error)) throw error;
+        const message = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error)?.message ?? String(error);
+        throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `journal ${dir} is unreadable: LevelDB failed while reading: ${oneLine(message)}`, { cause: error });
+      }
+      if (next.done) { finished = true; return; }
+      yield next.value;
+    }
+  } finally {
+    // A consumer that stops early must not leave a LevelDB iterator open.
+    if (!finished) await iterator.return?.();
+  }
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Parses `A..B`, `A..`, `..B` or `N` (sequence numbers from 1). */
+export function parseSeqRange(text: string): SeqRange {
+  const match = /^(\d*)(\.\.)?(\d*)$/.exec(text.trim());
+  const bad = () => new ToolbenchError('TB_ERR_USAGE', `--seq ${JSON.stringify(text)}: expected N, A..B, A.. or ..B (sequence numbers from 1)`);
+  if (!match || (match[1] === '' && match[3] === '') || (!match[2] && match[3] !== '')) throw bad();
+  const from = match[1] === '' ? undefined : Number(match[1]);
+  const to = match[2] ? (match[3] === '' ? undefined : Number(match[3])) : from;
+  if (from !== undefined && to !== undefined && from > to) throw bad();
+  return { from, to };
+}
+
+/**
+ * The highest sequence number in the journal (0 when empty), found by probing ranges rather
+ * than reading every entry: about 2·log2(n) single-entry reads.
+ */
+export async function lastSeq(journal: JournalSource): Promise<number> {
+  const firstFrom = async (from: number): Promise<number | undefined> => {
+    for await (const entry of journal.entries({ from })) return entry.seq;
+    return undefined;
+  };
+  let last = await firstFrom(1);
+  if (last === undefined) return 0;
+  // Grow a bound past the end, then narrow: `low` always has an entry at or after it.
+  let low = last;
+  let high = Math.max(2, last * 2);
+  for (let seq = await firstFrom(high); seq !== undefined; seq = await firstFrom(high)) {
+    low = seq;
+    high = seq * 2;
+  }
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    const seq = await firstFrom(mid);
+    if (seq === undefined) high = mid;
+    else low = seq;
+  }
+  last = low;
+  return last;
+}

@@ -1,0 +1,92 @@
+import test from 'ava';
+import { join } from 'node:path';
+import { LevelJournal, MemoryJournal } from '../mocks/core/journal.js';
+import { freshWorld } from '../replay/rebuild.js';
+import { replayJournal } from '../replay/run.js';
+import { fromJournal, lastSeq, openJournal, parseSeqRange } from '../replay/source.js';
+import { tempDir, testHeader } from './helpers/journal.js';
+import { copyJournal, counterServices, counterWorld, listItems, postItem, rewriteEntry, rewriteHeader, swapEntries } from './helpers/replay.js';
+
+/** Records a small mixed journal: writes, reads, a 404, a handler failure, a reset, binary bodies. */
+async function recordCounter(): Promise<string> {
+  const dir = join(tempDir(), 'journal');
+  const journal = await LevelJournal.create(dir, testHeader());
+  const world = counterWorld(journal);
+  await Promise.all(['a', 'b', 'c', 'd'].map((name) => world.dispatch(postItem(name))));
+  await world.dispatch(listItems());
+  await world.dispatch(listItems({ target: '/nothing' }));
+  await world.dispatch(postItem('x', { body: new Uint8Array([0xff, 0x00, 0xfe]) }));
+  await world.reset();
+  await world.dispatch(postItem('after-reset'));
+  await world.dispatch(listItems());
+  await journal.close();
+  return dir;
+}
+
+async function replay(dir: string, via: 'process' | 'http' = 'process') {
+  const journal = await openJournal(dir);
+  try {
+    return await replayJournal(journal, freshWorld(journal.header, counterServices), { via });
+  } finally {
+    await journal.close();
+  }
+}
+
+test('an untouched journal replays identically, in process and over HTTP, resets included', async (t) => {
+  const dir = await recordCounter();
+  for (const via of ['process', 'http'] as const) {
+    const outcome = await replay(dir, via);
+    t.like(outcome, { entries: 10, identical: 10, divergent: 0, first: null, via }, via);
+  }
+  t.is((await replay(dir, 'http')).inProcess, 1, 'the reset has no port');
+});
+
+test('one flipped body byte: the report names the seq, and the JSON path', async (t) => {
+  const dir = copyJournal(await recordCounter());
+  await rewriteEntry(dir, 3, (entry) => {
+    const text = Buffer.from(entry.response.body).toString().replace('"name":"c"', '"name":"C"');
+    entry.response.body = Buffer.from(text);
+  });
+  const outcome = await replay(dir);
+  t.is(outcome.divergent, 1);
+  t.is(outcome.first?.seq, 3);
+  t.deepEqual(outcome.first?.fields, ['body']);
+  t.like(outcome.first?.body, { kind: 'json', paths: [{ path: '$.name', op: 'changed', recorded: '"C"', replayed: '"c"' }] });
+});
+
+test('a changed seed diverges at the first response carrying a seeded id', async (t) => {
+  const dir = copyJournal(await recordCounter());
+  await rewriteHeader(dir, (header) => { header.seed = 8; });
+  const outcome = await replay(dir);
+  t.is(outcome.first?.seq, 1);
+  t.is(outcome.first?.body?.kind, 'json');
+  t.deepEqual(outcome.first?.body?.kind === 'json' && outcome.first.body.paths.map((p) => p.path), ['$.node']);
+});
+
+test('two swapped entries: the first divergence is at the earlier position', async (t) => {
+  const dir = copyJournal(await recordCounter());
+  await swapEntries(dir, 2, 5);
+  const outcome = await replay(dir);
+  t.is(outcome.first?.seq, 2);
+  // The GET /items recorded at 5 now runs at 2: fewer items, and its recorded Date and seq headers.
+  t.deepEqual(outcome.first?.fields, ['headers', 'body']);
+  t.deepEqual(outcome.first?.headers?.map((h) => h.name), ['Date', 'X-Toolbench-Seq', 'Content-Length']);
+  t.true(outcome.divergentSeqs.includes(5));
+});
+
+test('lastSeq probes the end of a journal without reading it all', async (t) => {
+  t.is(await lastSeq(await openJournal(await recordCounter())), 10);
+  const memory = new MemoryJournal(testHeader());
+  t.is(await lastSeq(fromJournal(memory, 'memory')), 0);
+  const world = counterWorld(memory);
+  for (let i = 0; i < 37; i++) await world.dispatch(listItems());
+  t.is(await lastSeq(fromJournal(memory, 'memory')), 37);
+});
+
+test('--seq ranges', (t) => {
+  t.deepEqual(parseSeqRange('3..7'), { from: 3, to: 7 });
+  t.deepEqual(parseSeqRange('3..'), { from: 3, to: undefined });
+  t.deepEqual(parseSeqRange('..7'), { from: undefined, to: 7 });
+  t.deepEqual(parseSeqRange('5'), { from: 5, to: 5 });
+  for (const bad of ['', '..', '7..3', 'a..b', '3-7']) t.throws(() => parseSeqRange(bad), { code: 'TB_ERR_USAGE' } as never, bad);
+});

@@ -3,6 +3,7 @@ import { hideBin } from 'yargs/helpers';
 import { catalogCommand } from './commands/catalog.js';
 import { toolmeterCommand } from './commands/toolmeter.js';
 import { worldCommand } from './commands/world.js';
+import { replayCommand } from './commands/replay.js';
 import { reportFailure } from './fail.js';
 
 // Every command is a thin composition of library functions; failures are mapped to exit codes
@@ -13,6 +14,7 @@ await yargs(hideBin(process.argv))
   .command(worldCommand)
   .command(catalogCommand)
   .command(toolmeterCommand)
+  .command(replayCommand)
   .demandCommand(1, 'Name a command; see --help.')
   .strict()
   .recommendCommands()

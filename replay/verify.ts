@@ -1,0 +1,32 @@
+import type { Progress } from './progress.js';
+import { rebuildWorld, type RebuildOptions } from './rebuild.js';
+import { buildReport, type ReplayReport } from './report.js';
+import { replayJournal } from './run.js';
+import { lastSeq, openJournal } from './source.js';
+
+export interface VerifyOptions extends RebuildOptions {
+  via?: 'process' | 'http';
+  progress?: Progress;
+}
+
+/**
+ * `toolbench replay`, as a library call: open the journal, rebuild its world from the scenario
+ * on disk (refusing a changed dataset, catalog or toolbench), replay every entry and report.
+ * Throws a ToolbenchError for unusable input; a divergence is a report, not an error.
+ */
+export async function verifyJournal(dir: string, options: VerifyOptions = {}): Promise<ReplayReport> {
+  const journal = await openJournal(dir);
+  try {
+    const { world, checks, handlerErrors } = await rebuildWorld(journal, options);
+    const progress = options.progress;
+    progress?.start(await lastSeq(journal));
+    try {
+      const outcome = await replayJournal(journal, world, { via: options.via, onProgress: progress?.update });
+      return buildReport(dir, journal.header, checks, outcome, handlerErrors);
+    } finally {
+      progress?.stop();
+    }
+  } finally {
+    await journal.close();
+  }
+}

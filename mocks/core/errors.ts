@@ -10,7 +10,9 @@ export type ToolbenchErrorCode =
   | 'TB_ERR_JOURNAL_EXISTS'
   | 'TB_ERR_JOURNAL_CORRUPT'
   | 'TB_ERR_JOURNAL_VERSION'
-  | 'TB_ERR_USAGE';
+  | 'TB_ERR_USAGE'
+  | 'TB_ERR_CERTS'
+  | 'TB_ERR_PROXY';
 
 export class ToolbenchError extends Error {
   readonly code: ToolbenchErrorCode;

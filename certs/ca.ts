@@ -1,0 +1,151 @@
+import { X509Certificate } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { rootCertificates } from 'node:tls';
+import forge from 'node-forge';
+import { ToolbenchError } from '../mocks/core/errors.js';
+import { readPrivateFile, writeAtomic } from './files.js';
+import { generateRsaKeyPem, publicKeyHash, publicKeyOf, sameKey } from './keys.js';
+import { nameConstraintsExtension, permits, permittedDnsNames } from './name-constraints.js';
+
+/**
+ * The per-world certificate authority. A CA directory holds:
+ *
+ *   ca.pem          the CA certificate (what clients trust)
+ *   ca-key.pem      its private key, mode 0600
+ *   ca-bundle.pem   Node's public roots followed by the CA, for clients whose trust setting
+ *                   replaces the system store (SSL_CERT_FILE) yet must reach a passthrough host
+ *   leaf-key.pem    the one private key every leaf certificate uses, mode 0600
+ *   leaves/         issued leaves, by CA fingerprint and host (leaves.ts)
+ *
+ * The CA carries Name Constraints permitting only the hostnames it was created for.
+ */
+export interface LoadedCa {
+  dir: string;
+  certPath: string;
+  keyPath: string;
+  bundlePath: string;
+  certPem: string;
+  cert: forge.pki.Certificate;
+  key: forge.pki.rsa.PrivateKey;
+  /** sha256 of the certificate's DER, lower-case hex. */
+  fingerprint: string;
+  /** The DNS names its Name Constraints permit. */
+  permitted: string[];
+}
+
+export interface CaOptions {
+  /** RSA modulus length of new keys; default 2048. */
+  keyBits?: number;
+  /** The clock for validity periods (tests). */
+  now?: Date;
+}
+
+export const DEFAULT_KEY_BITS = 2048;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function caPaths(dir: string) {
+  const abs = resolve(dir);
+  return {
+    dir: abs,
+    certPath: join(abs, 'ca.pem'),
+    keyPath: join(abs, 'ca-key.pem'),
+    bundlePath: join(abs, 'ca-bundle.pem'),
+    leafKeyPath: join(abs, 'leaf-key.pem'),
+    leavesDir: join(abs, 'leaves'),
+  };
+}
+
+/** Midnight UTC of the day before `now`: validity starts are stable within a day and tolerate skew. */
+export function validityStart(now: Date): Date {
+  return new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - DAY_MS);
+}
+
+/** Makes a new CA (and leaf key) in `dir`, replacing whatever CA was there. */
+export function createCa(dir: string, hostnames: readonly string[], options: CaOptions = {}): LoadedCa {
+  if (hostnames.length === 0) throw new ToolbenchError('TB_ERR_CERTS', 'a CA needs at least one hostname to permit');
+  const paths = caPaths(dir);
+  const bits = options.keyBits ?? DEFAULT_KEY_BITS;
+  const keyPem = generateRsaKeyPem(bits);
+  const key = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey;
+  const publicKey = publicKeyOf(key);
+  const keyId = publicKeyHash(publicKey);
+
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = publicKey;
+  cert.serialNumber = '40' + keyId.slice(2, 32);
+  const start = validityStart(options.now ?? new Date());
+  cert.validity.notBefore = start;
+  cert.validity.notAfter = new Date(start.getTime() + 10 * 365 * DAY_MS);
+  const subject = [
+    { name: 'commonName', value: `toolbench local CA ${keyId.slice(0, 8)}` },
+    { name: 'organizationName', value: 'toolbench' },
+  ];
+  cert.setSubject(subject);
+  cert.setIssuer(subject);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: true, pathLenConstraint: 0, critical: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+    { name: 'subjectKeyIdentifier' },
+    nameConstraintsExtension([...new Set(hostnames.map((h) => h.toLowerCase()))].sort()),
+  ]);
+  cert.sign(key, forge.md.sha256.create());
+  const certPem = forge.pki.certificateToPem(cert);
+
+  rmSync(paths.leavesDir, { recursive: true, force: true });
+  writeAtomic(paths.keyPath, keyPem, 0o600);
+  writeAtomic(paths.leafKeyPath, generateRsaKeyPem(bits), 0o600);
+  writeAtomic(paths.certPath, certPem, 0o644);
+  writeAtomic(paths.bundlePath, bundle(certPem), 0o644);
+  return loadCa(dir);
+}
+
+/** Loads the CA in `dir`: its key must be private and must match the certificate. */
+export function loadCa(dir: string): LoadedCa {
+  const paths = caPaths(dir);
+  if (!existsSync(paths.certPath)) {
+    throw new ToolbenchError('TB_ERR_CERTS', `no CA in ${paths.dir} (no ca.pem); create one with \`toolbench certs init --dir ${dir}\``);
+  }
+  if (!existsSync(paths.keyPath)) throw new ToolbenchError('TB_ERR_CERTS', `the CA in ${paths.dir} has no private key (ca-key.pem)`);
+  const certPem = readFileSync(paths.certPath, 'utf8');
+  const keyPem = readPrivateFile(paths.keyPath, 'CA key');
+  let cert: forge.pki.Certificate;
+  let key: forge.pki.rsa.PrivateKey;
+  try {
+    cert = forge.pki.certificateFromPem(certPem);
+    key = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey;
+  } catch (error) {
+    throw new ToolbenchError('TB_ERR_CERTS', `the CA in ${paths.dir} cannot be read: ${(error as Error).message}`, { cause: error });
+  }
+  if (!sameKey(cert.publicKey, publicKeyOf(key))) {
+    throw new ToolbenchError('TB_ERR_CERTS', `ca.pem and ca-key.pem in ${paths.dir} do not belong together; run \`toolbench certs init --dir ${dir} --force\``);
+  }
+  const permitted = permittedDnsNames(cert);
+  if (permitted === null) {
+    throw new ToolbenchError('TB_ERR_CERTS', `the CA in ${paths.dir} has no Name Constraints; toolbench only uses constrained CAs (\`toolbench certs init --dir ${dir} --force\`)`);
+  }
+  if (!existsSync(paths.bundlePath)) writeAtomic(paths.bundlePath, bundle(certPem), 0o644);
+  const fingerprint = new X509Certificate(certPem).fingerprint256.replaceAll(':', '').toLowerCase();
+  return { dir: paths.dir, certPath: paths.certPath, keyPath: paths.keyPath, bundlePath: paths.bundlePath, certPem, cert, key, fingerprint, permitted };
+}
+
+/**
+ * The CA for a world: loaded from `dir` when there is one that permits every hostname, created
+ * when there is none. A CA that does not cover a hostname is an error, never silently replaced
+ * (clients may already trust it).
+ */
+export function ensureCa(dir: string, hostnames: readonly string[], options: CaOptions & { force?: boolean } = {}): { ca: LoadedCa; created: boolean } {
+  if (options.force || !existsSync(caPaths(dir).certPath)) return { ca: createCa(dir, hostnames, options), created: true };
+  const ca = loadCa(dir);
+  const uncovered = hostnames.filter((host) => !permits(ca.permitted, host));
+  if (uncovered.length > 0) {
+    throw new ToolbenchError('TB_ERR_CERTS',
+      `the CA in ${ca.dir} does not permit ${uncovered.join(', ')} (it permits ${ca.permitted.join(', ')}); ` +
+      `the catalog has changed since it was made: run \`toolbench certs init --dir ${dir} --force\` and trust the new ca.pem`);
+  }
+  return { ca, created: false };
+}
+
+function bundle(caPem: string): string {
+  return [...rootCertificates, caPem.trim()].join('\n') + '\n';
+}

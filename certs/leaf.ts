@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import forge from 'node-forge';
+import type { LoadedCa } from './ca.js';
+import { validityStart } from './ca.js';
+
+/** Leaves live 397 days (the most browsers accept) and are renewed in their last 30. */
+export const LEAF_LIFETIME_DAYS = 397;
+export const LEAF_RENEW_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Serial number from a hash of the host and the validity start: stable for the same host on the
+ * same day (when re-signing yields the very same certificate), distinct for a renewed leaf, and
+ * positive (top bit clear) as RFC 5280 requires.
+ */
+export function leafSerial(host: string, notBefore: Date): string {
+  const digest = createHash('sha256').update(`toolbench leaf\0${host}\0${notBefore.toISOString()}`).digest();
+  digest[0] = (digest[0]! & 0x7f) | 0x40;
+  return digest.subarray(0, 16).toString('hex');
+}
+
+/**
+ * Signs a server certificate for `host` with the CA. Does not check the host against the CA's
+ * Name Constraints: clients do (and a test proves they refuse what the constraints exclude).
+ */
+export function signLeaf(ca: LoadedCa, leafKey: forge.pki.rsa.PrivateKey, host: string, now = new Date()): string {
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.setRsaPublicKey(leafKey.n, leafKey.e);
+  const start = validityStart(now);
+  cert.serialNumber = leafSerial(host, start);
+  cert.validity.notBefore = start;
+  cert.validity.notAfter = new Date(start.getTime() + LEAF_LIFETIME_DAYS * DAY_MS);
+  cert.setSubject([{ name: 'commonName', value: host }]);
+  cert.setIssuer(ca.cert.subject.attributes);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false, critical: true },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', serverAuth: true },
+    { name: 'subjectAltName', altNames: [{ type: 2, value: host }] },
+    { name: 'subjectKeyIdentifier' },
+    { name: 'authorityKeyIdentifier', keyIdentifier: ca.cert.generateSubjectKeyIdentifier().getBytes() },
+  ]);
+  cert.sign(ca.key, forge.md.sha256.create());
+  return forge.pki.certificateToPem(cert);
+}
+
+/** Whether a cached leaf is still good for `host` with `leafKey` at `now`. */
+export function leafIsUsable(pem: string, host: string, leafKey: forge.pki.rsa.PrivateKey, now = new Date()): boolean {
+  let cert: forge.pki.Certificate;
+  try {
+    cert = forge.pki.certificateFromPem(pem);
+  } catch {
+    return false;
+  }
+  const key = cert.publicKey as forge.pki.rsa.PublicKey;
+  if (key.n.compareTo(leafKey.n) !== 0) return false;
+  const cn = cert.subject.getField('CN') as { value?: string } | null;
+  if (cn?.value !== host) return false;
+  return cert.validity.notBefore.getTime() <= now.getTime()
+    && cert.validity.notAfter.getTime() - now.getTime() > LEAF_RENEW_DAYS * DAY_MS;
+}

@@ -104,29 +104,32 @@ export class World {
     const serviceResponse = runtime
       ? this.runHandler(runtime, request, tick.seq, tick.nowMs)
       : misdirected(request.host);
-    const headers: HeaderList = [
-      ['Date', httpDate(tick.nowMs)],
-      ...serviceResponse.headers,
-      ['X-Toolbench-Seq', String(tick.seq)],
-      ['Content-Length', String(serviceResponse.body.length)],
-    ];
-    return {
-      seq: tick.seq,
-      time: new Date(tick.nowMs).toISOString(),
-      kind: 'http',
-      service: runtime ? runtime.hosted.id : null,
-      host: stripPort(request.host).toLowerCase(),
-      method: request.method,
-      target: request.target,
-      request: { headers: request.headers, body: request.body, oversize: request.oversize ?? false },
-      response: {
-        status: serviceResponse.status,
-        headers,
-        body: request.method === 'HEAD' ? new Uint8Array(0) : serviceResponse.body,
-      },
-      attribution: request.attribution ?? null,
-      fault: null,
+    return entryFor(tick, runtime ? runtime.hosted.id : null, request, serviceResponse, request.attribution ?? null);
+  }
+
+  /**
+   * A request refused before reaching any service (a host outside the catalog), as a journal
+   * entry: it takes a sequence number and logical time like any other and carries attribution
+   * kind `blocked` (keeping the client it came from) and `response`, which the caller chose and
+   * sends. No service state changes. The synchronous part of `recordBlocked` (for replay).
+   */
+  processBlocked(request: WorldRequest, response: ServiceResponse): JournalEntry {
+    const tick = this.clock.next();
+    const attribution: Attribution = {
+      kind: 'blocked',
+      client: request.attribution?.client ?? null,
+      endpoint: request.attribution?.endpoint ?? null,
+      tool: request.attribution?.tool ?? null,
+      callId: request.attribution?.callId ?? null,
     };
+    return entryFor(tick, null, request, response, attribution);
+  }
+
+  /** Journals a refused request (see `processBlocked`); resolves once the entry is handed to the store. */
+  async recordBlocked(request: WorldRequest, response: ServiceResponse): Promise<WorldResponse> {
+    const entry = this.processBlocked(request, response);
+    await this.journal.append(entry);
+    return { seq: entry.seq, ...entry.response };
   }
 
   private runHandler(runtime: ServiceRuntime, request: WorldRequest, seq: number, nowMs: number): ServiceResponse {
@@ -181,6 +184,34 @@ export class World {
 
 function reportHandlerError(error: unknown, service: string, request: WorldRequest): void {
   process.stderr.write(`toolbench: ${service} handler failed on ${request.method} ${request.target}: ${(error as Error)?.stack ?? error}\n`);
+}
+
+/** The journal entry of one request: the world's own headers around the service's, in a fixed order. */
+function entryFor(tick: { seq: number; nowMs: number }, service: string | null, request: WorldRequest,
+  serviceResponse: ServiceResponse, attribution: Attribution | null): JournalEntry {
+  const headers: HeaderList = [
+    ['Date', httpDate(tick.nowMs)],
+    ...serviceResponse.headers,
+    ['X-Toolbench-Seq', String(tick.seq)],
+    ['Content-Length', String(serviceResponse.body.length)],
+  ];
+  return {
+    seq: tick.seq,
+    time: new Date(tick.nowMs).toISOString(),
+    kind: 'http',
+    service,
+    host: stripPort(request.host).toLowerCase(),
+    method: request.method,
+    target: request.target,
+    request: { headers: request.headers, body: request.body, oversize: request.oversize ?? false },
+    response: {
+      status: serviceResponse.status,
+      headers,
+      body: request.method === 'HEAD' ? new Uint8Array(0) : serviceResponse.body,
+    },
+    attribution,
+    fault: null,
+  };
 }
 
 function misdirected(host: string): ServiceResponse {

@@ -58,6 +58,11 @@ export type EndpointEntry = z.infer<typeof EndpointEntrySchema>;
 export const CatalogSchema = z.object({
   services: z.array(ServiceEntrySchema).min(1),
   endpoints: z.array(EndpointEntrySchema).default([]),
+  /**
+   * Hosts the proxy tunnels raw (undecrypted, unjournaled) to the real internet: the model APIs
+   * an agent needs. Every other host outside `services` is refused and journaled as blocked.
+   */
+  passthrough: z.array(HostnameSchema).default([]),
 }).strict().superRefine((catalog, ctx) => {
   const seen = { id: new Map<string, string>(), port: new Map<number, string>(), hostname: new Map<string, string>(), endpoint: new Map<string, string>() };
   const clash = (kind: keyof typeof seen, value: string | number, path: (string | number)[]) => {
@@ -72,6 +77,12 @@ export const CatalogSchema = z.object({
     clash('id', service.id, ['services', index, 'id']);
     clash('port', service.port, ['services', index, 'port']);
     service.hostnames.forEach((hostname, h) => clash('hostname', hostname, ['services', index, 'hostnames', h]));
+  });
+  catalog.passthrough.forEach((hostname, index) => {
+    const owner = seen.hostname.get(hostname);
+    if (owner !== undefined) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['passthrough', index], message: `hostname ${hostname} is served by ${owner}; a host is either mocked or passed through` });
+    }
   });
   catalog.endpoints.forEach((endpoint, index) => {
     clash('endpoint', endpoint.id, ['endpoints', index, 'id']);

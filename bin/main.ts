@@ -4,6 +4,8 @@ import { catalogCommand } from './commands/catalog.js';
 import { toolmeterCommand } from './commands/toolmeter.js';
 import { worldCommand } from './commands/world.js';
 import { replayCommand } from './commands/replay.js';
+import { auditCommand } from './commands/audit.js';
+import { journalCommand } from './commands/journal.js';
 import { reportFailure } from './fail.js';
 
 // Every command is a thin composition of library functions; failures are mapped to exit codes
@@ -15,6 +17,8 @@ await yargs(hideBin(process.argv))
   .command(catalogCommand)
   .command(toolmeterCommand)
   .command(replayCommand)
+  .command(auditCommand)
+  .command(journalCommand)
   .demandCommand(1, 'Name a command; see --help.')
   .strict()
   .recommendCommands()

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ServiceRequest, ServiceResponse } from './http.js';
 import type { SeededIds } from './ids.js';
+import type { Route } from './router.js';
 import type { DocumentStore } from './store.js';
 
 /** What a service's code may touch while loading its dataset. */
@@ -35,4 +36,6 @@ export interface ServiceDefinition<D = any> {
   load(data: D, ctx: LoadContext): void;
   handle(req: ServiceRequest, ctx: ServiceContext): ServiceResponse;
   reject(reason: RejectReason, ctx: ServiceContext): ServiceResponse;
+  /** The service's routes, when it has them as data: `toolbench audit` groups calls by their patterns. */
+  readonly routes?: readonly Route<any>[];
 }

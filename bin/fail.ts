@@ -7,6 +7,8 @@ export function reportFailure(error: unknown): never {
     process.exit(2);
   }
   const code = (error as NodeJS.ErrnoException | null)?.code;
+  // The reader of our output went away (`toolbench journal J | head`): not a failure.
+  if (code === 'EPIPE') process.exit(0);
   if (code === 'EADDRINUSE' || code === 'EACCES') {
     const e = error as NodeJS.ErrnoException & { port?: number; address?: string };
     process.stderr.write(`toolbench: cannot listen on ${e.address ?? ''}:${e.port ?? ''} (${code}); ` +
@@ -15,4 +17,12 @@ export function reportFailure(error: unknown): never {
   }
   process.stderr.write(`toolbench: internal error (a bug, please report it):\n${(error as Error)?.stack ?? String(error)}\n`);
   process.exit(70);
+}
+
+/** A command that streams to stdout stops quietly when the reader goes away (`| head`). */
+export function exitQuietlyOnClosedPipe(stream: NodeJS.WriteStream = process.stdout): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    reportFailure(error);
+  });
 }

@@ -6,6 +6,7 @@ import { worldCommand } from './commands/world.js';
 import { replayCommand } from './commands/replay.js';
 import { auditCommand } from './commands/audit.js';
 import { journalCommand } from './commands/journal.js';
+import { exportCommand } from './commands/export.js';
 import { reportFailure } from './fail.js';
 
 // Every command is a thin composition of library functions; failures are mapped to exit codes
@@ -19,6 +20,7 @@ await yargs(hideBin(process.argv))
   .command(replayCommand)
   .command(auditCommand)
   .command(journalCommand)
+  .command(exportCommand)
   .demandCommand(1, 'Name a command; see --help.')
   .strict()
   .recommendCommands()

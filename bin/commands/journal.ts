@@ -3,6 +3,7 @@ import { entryToJson } from '../../mocks/core/journal-json.js';
 import { colors } from '../../replay/colors.js';
 import { listingLines, selectEntries } from '../../replay/listing.js';
 import { openJournal, parseSeqRange } from '../../replay/source.js';
+import { exitQuietlyOnClosedPipe } from '../fail.js';
 
 interface JournalArgs {
   journal: string;
@@ -20,6 +21,7 @@ export const journalCommand: CommandModule<{}, JournalArgs> = {
     .option('service', { type: 'string', describe: 'Only this service\'s entries (`none`: hosts no service answers)' })
     .option('seq', { type: 'string', describe: 'Only these sequence numbers: N, A..B, A.. or ..B' }),
   handler: async (args) => {
+    exitQuietlyOnClosedPipe();
     const range = args.seq === undefined ? undefined : parseSeqRange(args.seq);
     const journal = await openJournal(args.journal);
     try {

@@ -26,3 +26,18 @@ export type RequestIdentityField = (typeof REQUEST_IDENTITY)[number];
 export function comparedHeaders(headers: HeaderList): HeaderList {
   return headers.filter(([name]) => !TRANSPORT_HEADERS.includes(name.toLowerCase()));
 }
+
+/**
+ * Headers the world itself writes around a service's (docs/design.md, "Response bytes"): `Date`
+ * first, `X-Toolbench-Seq` and `Content-Length` last.
+ */
+export const WORLD_HEADERS = { first: ['date'], last: ['x-toolbench-seq', 'content-length'] } as const;
+
+/** A recorded response without the world's own headers: what the service (or the proxy) answered. */
+export function serviceHeaders(headers: HeaderList): HeaderList {
+  let start = 0;
+  let end = headers.length;
+  for (const name of WORLD_HEADERS.first) if (headers[start]?.[0].toLowerCase() === name) start++;
+  for (const name of [...WORLD_HEADERS.last].reverse()) if (end > start && headers[end - 1]![0].toLowerCase() === name) end--;
+  return headers.slice(start, end);
+}

@@ -3,12 +3,13 @@ import type { JournalEntry } from '../mocks/core/journal-format.js';
 import type { World, WorldRequest } from '../mocks/core/world.js';
 import { listenService, type Listening } from '../proxy/service-listener.js';
 import type { ReplayedResponse } from './diff.js';
+import { serviceHeaders } from './identity.js';
 
 /** Re-issues journal entries, one at a time in sequence order, to a fresh world. */
 export interface Reissuer {
   readonly via: 'process' | 'http';
   issue(entry: JournalEntry): Promise<ReplayedResponse>;
-  /** Entries that could only be re-issued in process (resets, oversize bodies, hosts outside the catalog). */
+  /** Entries that could only be re-issued in process (resets, blocked or oversize requests, hosts outside the catalog). */
   readonly inProcess: number;
   close(): Promise<void>;
 }
@@ -39,7 +40,11 @@ export function inProcess(world: World): Reissuer {
         const { seq, status, headers, body } = await world.reset();
         return { seq, status, headers, body, fault: null };
       }
-      const replayed = world.process(worldRequest(entry));
+      // A refused request's answer is the proxy's, not the world's: replay re-journals it with
+      // its recorded words, which checks its place in the sequence (seq, Date).
+      const replayed = entry.attribution?.kind === 'blocked'
+        ? world.processBlocked(worldRequest(entry), { status: entry.response.status, headers: serviceHeaders(entry.response.headers), body: entry.response.body })
+        : world.process(worldRequest(entry));
       return { seq: replayed.seq, ...replayed.response, fault: replayed.fault };
     },
     async close() {},
@@ -50,7 +55,7 @@ export function inProcess(world: World): Reissuer {
  * Over HTTP: each service of the world on its own loopback port (as `toolbench world` serves
  * it), every request sent with its recorded method, target, headers (in order) and body, the
  * response read back with transport headers left to the comparison's ignore list. Resets,
- * oversize bodies and hosts outside the catalog have no port and go in process.
+ * blocked or oversize requests and hosts outside the catalog have no port and go in process.
  */
 export async function overHttp(world: World): Promise<Reissuer> {
   const ports = new Map<string, Listening>();
@@ -73,7 +78,7 @@ export async function overHttp(world: World): Promise<Reissuer> {
     get inProcess() { return fallback.inProcess; },
     issue(entry) {
       const port = entry.service === null ? undefined : ports.get(entry.service);
-      if (entry.kind === 'reset' || entry.request.oversize || !port) return fallback.issue(entry);
+      if (entry.kind === 'reset' || entry.request.oversize || entry.attribution?.kind === 'blocked' || !port) return fallback.issue(entry);
       return send(agent, port.port, entry, world);
     },
     close,

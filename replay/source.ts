@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import { ToolbenchError, isToolbenchError } from '../mocks/core/errors.js';
 import type { JournalEntry, JournalHeader, McpRecord } from '../mocks/core/journal-format.js';
 import { LevelJournal, type Journal } from '../mocks/core/journal.js';
@@ -23,7 +24,15 @@ export interface JournalSource {
 }
 
 export async function openJournal(dir: string): Promise<JournalSource> {
-  const journal = await LevelJournal.open(dir);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `${dir} is a file, not a journal directory`);
+  }
+  let journal: LevelJournal;
+  try {
+    journal = await LevelJournal.open(dir);
+  } catch (error) {
+    throw asJournalError(error, dir);
+  }
   return fromJournal(journal, dir);
 }
 
@@ -48,9 +57,7 @@ async function* guarded<T>(records: AsyncIterable<T>, dir: string): AsyncIterabl
         next = await iterator.next();
       } catch (error) {
         finished = true;
-        if (isToolbenchError(error)) throw error;
-        const message = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error)?.message ?? String(error);
-        throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `journal ${dir} is unreadable: LevelDB failed while reading: ${oneLine(message)}`, { cause: error });
+        throw asJournalError(error, dir);
       }
       if (next.done) { finished = true; return; }
       yield next.value;
@@ -59,6 +66,13 @@ async function* guarded<T>(records: AsyncIterable<T>, dir: string): AsyncIterabl
     // A consumer that stops early must not leave a LevelDB iterator open.
     if (!finished) await iterator.return?.();
   }
+}
+
+/** Any failure while reading a journal as one coded line: LevelDB's own errors carry no code of ours. */
+function asJournalError(error: unknown, dir: string): Error {
+  if (isToolbenchError(error)) return error;
+  const message = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error)?.message ?? String(error);
+  return new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `journal ${dir} is unreadable: LevelDB failed while reading it: ${oneLine(message)}`, { cause: error });
 }
 
 function oneLine(text: string): string {

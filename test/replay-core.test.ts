@@ -19,6 +19,11 @@ async function recordCounter(): Promise<string> {
   await world.reset();
   await world.dispatch(postItem('after-reset'));
   await world.dispatch(listItems());
+  // What only the proxy and the listeners produce: a blocked host, an oversize body, an unknown host.
+  await world.recordBlocked(listItems({ host: 'evil.test', attribution: { kind: 'direct', client: 'agent', endpoint: null, tool: null, callId: null } }),
+    { status: 403, headers: [['Content-Type', 'text/plain']], body: new TextEncoder().encode('blocked\n') });
+  await world.dispatch(postItem('big', { oversize: true, body: new Uint8Array() }));
+  await world.dispatch(listItems({ host: 'nowhere.test', service: null }));
   await journal.close();
   return dir;
 }
@@ -32,13 +37,13 @@ async function replay(dir: string, via: 'process' | 'http' = 'process') {
   }
 }
 
-test('an untouched journal replays identically, in process and over HTTP, resets included', async (t) => {
+test('an untouched journal replays identically, in process and over HTTP: resets, blocked, oversize and misdirected requests included', async (t) => {
   const dir = await recordCounter();
   for (const via of ['process', 'http'] as const) {
     const outcome = await replay(dir, via);
-    t.like(outcome, { entries: 10, identical: 10, divergent: 0, first: null, via }, via);
+    t.like(outcome, { entries: 13, identical: 13, divergent: 0, first: null, via }, via);
   }
-  t.is((await replay(dir, 'http')).inProcess, 1, 'the reset has no port');
+  t.is((await replay(dir, 'http')).inProcess, 4, 'the reset, the blocked, oversize and misdirected requests have no port');
 });
 
 test('one flipped body byte: the report names the seq, and the JSON path', async (t) => {
@@ -75,7 +80,9 @@ test('two swapped entries: the first divergence is at the earlier position', asy
 });
 
 test('lastSeq probes the end of a journal without reading it all', async (t) => {
-  t.is(await lastSeq(await openJournal(await recordCounter())), 10);
+  const journal = await openJournal(await recordCounter());
+  t.is(await lastSeq(journal), 13);
+  await journal.close();
   const memory = new MemoryJournal(testHeader());
   t.is(await lastSeq(fromJournal(memory, 'memory')), 0);
   const world = counterWorld(memory);

@@ -1,20 +1,20 @@
-import { z } from 'zod';
-import { jsonResponse } from '../core/http.js';
 import type { ServiceDefinition } from '../core/service.js';
+import { GitHubDatasetSchema, type GitHubDataset } from './dataset.js';
+import { loadDataset } from './load.js';
+import { handleRequest, rejectRequest } from './service.js';
 
-/** Placeholder while the GitHub mock is being written: every request is a 404. */
-export type GitHubDataset = Record<string, unknown>;
+export type { GitHubDataset } from './dataset.js';
 
+/**
+ * The GitHub REST API (api.github.com) as the pinned `@modelcontextprotocol/server-github` and
+ * `@octokit/rest` use it: repositories, git data, contents, branches, commits and statuses,
+ * issues, comments, labels, pull requests, reviews, merges, forks, search and users.
+ * See docs/github-mock.md for the dataset format and the list of endpoints.
+ */
 export const githubService: ServiceDefinition<GitHubDataset> = {
   id: 'github',
-  dataset: z.record(z.unknown()),
-  load() {},
-  handle() {
-    return jsonResponse(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' });
-  },
-  reject(reason) {
-    return reason === 'payload_too_large'
-      ? jsonResponse(413, { message: 'Payload too large', documentation_url: 'https://docs.github.com/rest', status: '413' })
-      : jsonResponse(500, { message: 'Server Error', documentation_url: 'https://docs.github.com/rest', status: '500' });
-  },
+  dataset: GitHubDatasetSchema,
+  load: loadDataset,
+  handle: handleRequest,
+  reject: rejectRequest,
 };

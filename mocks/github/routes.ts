@@ -1,0 +1,41 @@
+import { Router, type Route } from '../core/router.js';
+import { branchRoutes } from './branches.js';
+import { commentRoutes } from './comments.js';
+import { commitRoutes } from './commits.js';
+import { contentRoutes } from './contents.js';
+import type { Gh } from './context.js';
+import { forkRoutes } from './forks.js';
+import { gitRoutes } from './git.js';
+import { issueRoutes } from './issues.js';
+import { labelRoutes } from './labels.js';
+import { mergeRoutes } from './merge.js';
+import { pullRoutes } from './pulls.js';
+import { refRoutes } from './refs.js';
+import { repoRoutes } from './repos.js';
+import { reviewRoutes } from './reviews.js';
+import { searchRoutes } from './search.js';
+import { userRoutes } from './users.js';
+
+/**
+ * Every operation of the mock. Order matters only where patterns overlap: the first match wins,
+ * so `/issues/comments` comes before `/issues/:issue_number`.
+ */
+export const routes: readonly Route<Gh>[] = [
+  ...userRoutes,
+  ...repoRoutes,
+  ...forkRoutes,
+  ...refRoutes,
+  ...gitRoutes,
+  ...contentRoutes,
+  ...branchRoutes,
+  ...commitRoutes,
+  ...commentRoutes,
+  ...labelRoutes,
+  ...issueRoutes,
+  ...pullRoutes,
+  ...mergeRoutes,
+  ...reviewRoutes,
+  ...searchRoutes,
+];
+
+export const router = new Router<Gh>(routes);

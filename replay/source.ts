@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { ToolbenchError, isToolbenchError } from '../mocks/core/errors.js';
 import type { JournalEntry, JournalHeader, McpRecord } from '../mocks/core/journal-format.js';
 import { LevelJournal, type Journal } from '../mocks/core/journal.js';
+import { snapshotJournal } from './snapshot.js';
 
 /** A sequence-number range, both ends inclusive and optional. */
 export interface SeqRange {
@@ -23,17 +24,43 @@ export interface JournalSource {
   close(): Promise<void>;
 }
 
+/**
+ * Opens the journal at `dir` for reading, through a snapshot (snapshot.ts): the journal itself is
+ * never written, not even by LevelDB's own recovery. Errors name `dir`, never the snapshot.
+ */
 export async function openJournal(dir: string): Promise<JournalSource> {
-  if (existsSync(dir) && !statSync(dir).isDirectory()) {
-    throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `${dir} is a file, not a journal directory`);
-  }
+  if (!existsSync(dir)) throw new ToolbenchError('TB_ERR_JOURNAL_MISSING', `no journal at ${dir}`);
+  if (!statSync(dir).isDirectory()) throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `${dir} is a file, not a journal directory`);
+  const snapshot = snapshotJournal(dir);
+  const rename = (error: unknown) => asJournalError(error, dir, snapshot.path);
   let journal: LevelJournal;
   try {
-    journal = await LevelJournal.open(dir);
+    journal = await LevelJournal.open(snapshot.path);
   } catch (error) {
-    throw asJournalError(error, dir);
+    snapshot.dispose();
+    throw rename(error);
   }
-  return fromJournal(journal, dir);
+  const source = fromJournal(journal, dir);
+  return {
+    ...source,
+    entries: (range) => renamed(source.entries(range), rename),
+    mcpRecords: () => renamed(source.mcpRecords(), rename),
+    async close() {
+      try {
+        await journal.close();
+      } finally {
+        snapshot.dispose();
+      }
+    },
+  };
+}
+
+async function* renamed<T>(records: AsyncIterable<T>, rename: (error: unknown) => Error): AsyncIterable<T> {
+  try {
+    yield* records;
+  } catch (error) {
+    throw rename(error);
+  }
 }
 
 /** A reader over any persister (memory journals in tests). */
@@ -68,11 +95,17 @@ async function* guarded<T>(records: AsyncIterable<T>, dir: string): AsyncIterabl
   }
 }
 
-/** Any failure while reading a journal as one coded line: LevelDB's own errors carry no code of ours. */
-function asJournalError(error: unknown, dir: string): Error {
-  if (isToolbenchError(error)) return error;
+/**
+ * Any failure while reading a journal as one coded line (LevelDB's own errors carry no code of
+ * ours), naming the journal rather than the snapshot it was read through.
+ */
+function asJournalError(error: unknown, dir: string, readFrom: string = dir): Error {
+  const named = (text: string) => oneLine(text.split(readFrom).join(dir));
+  if (isToolbenchError(error)) {
+    return readFrom === dir ? error : new ToolbenchError(error.code, named(error.message), { cause: error.cause ?? error });
+  }
   const message = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error)?.message ?? String(error);
-  return new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `journal ${dir} is unreadable: LevelDB failed while reading it: ${oneLine(message)}`, { cause: error });
+  return new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `journal ${dir} is unreadable: LevelDB failed while reading it: ${named(message)}`, { cause: error });
 }
 
 function oneLine(text: string): string {

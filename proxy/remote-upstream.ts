@@ -1,0 +1,113 @@
+import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import httpProxy from 'http-proxy';
+import { signForwarded, type Forwarded } from './forwarded.js';
+import { FORWARDED_HEADER, worldHeaders } from './headers.js';
+import { pairHeaders, type RawHeaders, type WrittenResponse } from './http-exchange.js';
+import type { Upstream } from './upstream.js';
+
+export interface RemoteUpstreamOptions {
+  /** Base URL of each service's plain-HTTP port on the world (`http://world:8101`). */
+  services: Record<string, string>;
+  /** The world's secret: it signs every forwarded request's identity. */
+  secret: Uint8Array;
+  log?: (message: string) => void;
+}
+
+const TRANSPORT_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding']);
+
+/**
+ * A world in another process (`toolbench proxy --world`): decrypted requests are forwarded with
+ * http-proxy to the service's port, carrying a signed `X-Toolbench-Forwarded` header with the
+ * host, exact method, target, headers and attribution, so the world journals what the in-process
+ * proxy would. Refused requests are sent to the world the same way, flagged, to be journaled as
+ * blocked; the world builds the 403.
+ */
+export function remoteUpstream(options: RemoteUpstreamOptions): Upstream {
+  const log = options.log ?? ((message: string) => process.stderr.write(`toolbench proxy: ${message}\n`));
+  const agent = new Agent({ keepAlive: true });
+  const forwarding = new WeakMap<IncomingMessage, Forwarded>();
+  const proxy = httpProxy.createProxyServer({ agent, preserveHeaderKeyCase: true, xfwd: false });
+
+  proxy.on('proxyReq', (proxyReq: ClientRequest, req: IncomingMessage) => {
+    const forwarded = forwarding.get(req);
+    if (!forwarded) return;
+    // http-proxy copies Node's lower-cased header object and normalises the path; put back the
+    // client's spelling, order and target (the world journals the signed copy either way).
+    for (const name of proxyReq.getHeaderNames()) proxyReq.removeHeader(name);
+    for (const [name, values] of groupHeaders(forwarded.headers)) proxyReq.setHeader(name, values.length === 1 ? values[0]! : values);
+    proxyReq.setHeader(FORWARDED_HEADER, signForwarded(forwarded, options.secret));
+    proxyReq.path = forwarded.target;
+  });
+  proxy.on('error', (error: Error, req: IncomingMessage, res: ServerResponse | Socket) => {
+    log(`cannot reach the world for ${forwarding.get(req)?.host ?? 'a request'}: ${error.message}`);
+    if ('writeHead' in res && !res.headersSent) {
+      res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(`toolbench proxy: the world is unreachable (${error.message})\n`);
+    } else {
+      res.destroy();
+    }
+  });
+
+  const firstService = Object.values(options.services)[0];
+  return {
+    forward(req, res, to) {
+      const target = options.services[to.service];
+      if (!target) {
+        res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end(`toolbench proxy: the world serves no service ${to.service}\n`);
+        return;
+      }
+      forwarding.set(req, {
+        host: to.host, method: req.method ?? 'GET', target: to.target, headers: worldHeaders(pairHeaders(req.rawHeaders)),
+        attribution: to.attribution, oversize: false, refusal: null,
+      });
+      proxy.web(req, res, { target, changeOrigin: false });
+    },
+    refuse(request) {
+      if (!firstService) return Promise.reject(new Error('the world serves no service to journal through'));
+      const forwarded: Forwarded = {
+        host: request.host, method: request.method, target: request.target, headers: request.headers,
+        attribution: request.attribution, oversize: request.oversize, refusal: request.why,
+      };
+      return send(firstService, agent, forwarded, request.body, options.secret);
+    },
+    async close() {
+      proxy.close();
+      agent.destroy();
+    },
+  };
+}
+
+/** Header names in first-seen order, each with its values (Node sends a name's values together). */
+function groupHeaders(headers: RawHeaders): Map<string, string[]> {
+  const grouped = new Map<string, { name: string; values: string[] }>();
+  for (const [name, value] of headers) {
+    const entry = grouped.get(name.toLowerCase());
+    if (entry) entry.values.push(value);
+    else grouped.set(name.toLowerCase(), { name, values: [value] });
+  }
+  return new Map([...grouped.values()].map(({ name, values }) => [name, values]));
+}
+
+/** A flagged request to a world port; resolves to the world's response without transport headers. */
+function send(base: string, agent: Agent, forwarded: Forwarded, body: Uint8Array, secret: Uint8Array): Promise<WrittenResponse> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({
+      host: url.hostname, port: url.port, method: 'POST', path: '/', agent,
+      headers: [FORWARDED_HEADER, signForwarded(forwarded, secret), 'Content-Length', String(body.length)],
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({
+        status: res.statusCode ?? 502,
+        headers: pairHeaders(res.rawHeaders).filter(([name]) => !TRANSPORT_HEADERS.has(name.toLowerCase())),
+        body: Buffer.concat(chunks),
+      }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}

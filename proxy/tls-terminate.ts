@@ -1,0 +1,45 @@
+import { createSecureContext, TLSSocket, type SecureContext } from 'node:tls';
+import type { Socket } from 'node:net';
+import type { Leaf } from '../certs/leaves.js';
+
+/** Where leaves come from: the certs/ cache, prepared before the proxy listens. */
+export interface LeafSource {
+  get(host: string): Leaf | undefined;
+}
+
+/** One TLS context per hostname, built on first use from its pre-issued leaf and kept. */
+export class SecureContexts {
+  private readonly byHost = new Map<string, SecureContext>();
+
+  constructor(private readonly leaves: LeafSource) {}
+
+  get(host: string): SecureContext | undefined {
+    const cached = this.byHost.get(host);
+    if (cached) return cached;
+    const leaf = this.leaves.get(host);
+    if (!leaf) return undefined;
+    const context = createSecureContext({ key: leaf.keyPem, cert: leaf.certPem });
+    this.byHost.set(host, context);
+    return context;
+  }
+}
+
+/** A fatal TLS alert: unrecognized_name (112), for a ClientHello naming a host we do not serve. */
+export const UNRECOGNIZED_NAME_ALERT = Buffer.from([0x15, 0x03, 0x01, 0x00, 0x02, 0x02, 0x70]);
+
+/**
+ * Terminates TLS on `socket` as the server for one host. `onSecure` runs after the handshake;
+ * a handshake that fails or takes longer than `handshakeMs` destroys the socket.
+ */
+export function terminateTls(socket: Socket, context: SecureContext, handshakeMs: number, onSecure: (tls: TLSSocket) => void): TLSSocket {
+  const tls = new TLSSocket(socket, { isServer: true, secureContext: context, ALPNProtocols: ['http/1.1'] });
+  const timer = setTimeout(() => tls.destroy(), handshakeMs);
+  tls.once('secure', () => {
+    clearTimeout(timer);
+    onSecure(tls);
+  });
+  tls.once('close', () => clearTimeout(timer));
+  // Handshake failures (bad bytes, a client that rejects our certificate) end the connection.
+  tls.on('error', () => tls.destroy());
+  return tls;
+}

@@ -1,0 +1,115 @@
+// toolbench's Node interception preload: `NODE_OPTIONS=--import=<file URL of this file>`.
+//
+// Node 20 ignores HTTPS_PROXY in global fetch and in http/https. This preload routes both through
+// the toolbench proxy named by HTTPS_PROXY (HTTP_PROXY for plain http), with CONNECT, sending
+// the URL's userinfo as Proxy-Authorization (the attribution credential). NO_PROXY is honoured
+// as usual. The CA is trusted separately, with NODE_EXTRA_CA_CERTS.
+//
+// It fails closed: loaded without a proxy URL, it stops the process rather than let traffic
+// go out directly. Plain JavaScript on purpose: it runs in every child process without a loader.
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import tls from 'node:tls';
+import { EnvHttpProxyAgent, setGlobalDispatcher } from 'undici';
+
+const env = process.env;
+const httpsProxy = env.HTTPS_PROXY || env.https_proxy || '';
+const httpProxy = env.HTTP_PROXY || env.http_proxy || httpsProxy;
+const noProxy = env.NO_PROXY ?? env.no_proxy ?? '';
+if (!httpsProxy) {
+  process.stderr.write('toolbench preload: HTTPS_PROXY is not set; refusing to run without the proxy (see docs/proxy.md)\n');
+  process.exit(78);
+}
+
+// Global fetch (Node's bundled undici reads this dispatcher).
+setGlobalDispatcher(new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy }));
+
+const bypassed = noProxyMatcher(noProxy);
+
+/** Opens a CONNECT tunnel to host:port through `proxyUrl`; calls back with the raw socket. */
+function tunnel(proxyUrl, host, port, callback) {
+  const proxy = new URL(proxyUrl);
+  const socket = net.connect({ host: proxy.hostname.replace(/^\[|\]$/g, ''), port: Number(proxy.port || 80) });
+  const authority = host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
+  const lines = [`CONNECT ${authority} HTTP/1.1`, `Host: ${authority}`];
+  if (proxy.username) {
+    const userinfo = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+    lines.push(`Proxy-Authorization: Basic ${Buffer.from(userinfo).toString('base64')}`);
+  }
+  let done = false;
+  const fail = (error) => {
+    if (done) return;
+    done = true;
+    socket.destroy();
+    callback(error);
+  };
+  socket.once('error', fail);
+  socket.once('connect', () => socket.write(lines.join('\r\n') + '\r\n\r\n'));
+  let head = Buffer.alloc(0);
+  const onData = (chunk) => {
+    head = Buffer.concat([head, chunk]);
+    const end = head.indexOf('\r\n\r\n');
+    if (end === -1) {
+      if (head.length > 64 * 1024) fail(new Error('toolbench preload: the proxy sent an oversized CONNECT response'));
+      return;
+    }
+    socket.off('data', onData);
+    socket.pause();
+    const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head.subarray(0, end).toString('latin1'))?.[1] ?? 0);
+    if (status !== 200) {
+      const body = head.subarray(end + 4).toString('utf8').trim();
+      fail(new Error(`toolbench proxy refused CONNECT ${authority} (${status})${body ? `: ${body}` : ''}`));
+      return;
+    }
+    const rest = head.subarray(end + 4);
+    if (rest.length > 0) socket.unshift(rest);
+    done = true;
+    socket.off('error', fail);
+    callback(null, socket);
+  };
+  socket.on('data', onData);
+}
+
+// http and https: global agents whose connections are CONNECT tunnels through the proxy.
+class TunnelHttpsAgent extends https.Agent {
+  createConnection(options, callback) {
+    if (bypassed(options.host, options.port)) return tls.connect(options);
+    tunnel(httpsProxy, options.host, options.port ?? 443, (error, socket) => {
+      if (error) return callback(error);
+      const servername = options.servername ?? (net.isIP(options.host) ? undefined : options.host);
+      callback(null, tls.connect({ ...options, socket, servername }));
+    });
+    return undefined;
+  }
+}
+
+class TunnelHttpAgent extends http.Agent {
+  createConnection(options, callback) {
+    if (bypassed(options.host, options.port)) return net.connect(options);
+    tunnel(httpProxy, options.host, options.port ?? 80, (error, socket) => {
+      if (error) return callback(error);
+      callback(null, socket);
+      socket.resume(); // tunnel() paused it to hand it over intact; no reply comes before the request
+    });
+    return undefined;
+  }
+}
+
+https.globalAgent = new TunnelHttpsAgent({ keepAlive: true });
+http.globalAgent = new TunnelHttpAgent({ keepAlive: true });
+
+/** NO_PROXY semantics as curl and undici read them: `*`, host names (and their subdomains), host:port. */
+function noProxyMatcher(value) {
+  const entries = value.split(/[\s,]+/).filter(Boolean).map((entry) => entry.toLowerCase());
+  return (host, port) => {
+    const name = String(host ?? '').toLowerCase().replace(/^\[|\]$/g, '');
+    return entries.some((entry) => {
+      if (entry === '*') return true;
+      const [entryHost, entryPort] = entry.startsWith('[') ? [entry.slice(1, entry.indexOf(']')), entry.split(']:')[1]] : entry.split(':');
+      if (entryPort && Number(entryPort) !== Number(port)) return false;
+      const bare = entryHost.replace(/^\*?\./, '');
+      return name === bare || name.endsWith(`.${bare}`);
+    });
+  };
+}

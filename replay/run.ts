@@ -1,3 +1,4 @@
+import { ToolbenchError } from '../mocks/core/errors.js';
 import type { World } from '../mocks/core/world.js';
 import { DivergenceTally, diffResponse, type DivergenceSummary } from './diff.js';
 import { inProcess, overHttp, type Reissuer } from './reissue.js';
@@ -29,8 +30,10 @@ export async function replayJournal(journal: JournalSource, world: World, option
   try {
     let done = 0;
     for await (const recorded of journal.entries()) {
+      checkContinuity(journal.dir, done, recorded.seq);
       tally.add(diffResponse(recorded, await reissuer.issue(recorded)));
-      options.onProgress?.(++done);
+      done += 1;
+      options.onProgress?.(done);
     }
   } finally {
     await reissuer.close();
@@ -41,4 +44,18 @@ export async function replayJournal(journal: JournalSource, world: World, option
     inProcess: reissuer.via === 'http' ? reissuer.inProcess : 0,
     elapsedMs: performance.now() - started,
   };
+}
+
+/**
+ * A world journals every sequence number it hands out, from 1, in order; a journal with a hole
+ * or a step back was damaged (LevelDB dropped a corrupt block, an entry was deleted or
+ * rewritten) and cannot be replayed: the world would number every later request differently.
+ */
+function checkContinuity(dir: string, previous: number, seq: number): void {
+  if (seq === previous + 1) return;
+  const where = previous === 0 ? 'its first entry' : `after seq ${previous} the next entry`;
+  const why = seq > previous + 1
+    ? `seq ${previous + 1}${seq > previous + 2 ? `..${seq - 1}` : ''} missing`
+    : 'sequence numbers out of order';
+  throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `journal ${dir} is damaged: ${where} is seq ${seq} (${why})`);
 }

@@ -5,7 +5,7 @@ import { freshWorld } from '../replay/rebuild.js';
 import { replayJournal } from '../replay/run.js';
 import { fromJournal, lastSeq, openJournal, parseSeqRange } from '../replay/source.js';
 import { tempDir, testHeader } from './helpers/journal.js';
-import { copyJournal, counterServices, counterWorld, listItems, postItem, rewriteEntry, rewriteHeader, swapEntries } from './helpers/replay.js';
+import { copyJournal, counterServices, deleteEntry, counterWorld, listItems, postItem, rewriteEntry, rewriteHeader, swapEntries } from './helpers/replay.js';
 
 /** Records a small mixed journal: writes, reads, a 404, a handler failure, a reset, binary bodies. */
 async function recordCounter(): Promise<string> {
@@ -96,4 +96,11 @@ test('--seq ranges', (t) => {
   t.deepEqual(parseSeqRange('..7'), { from: undefined, to: 7 });
   t.deepEqual(parseSeqRange('5'), { from: 5, to: 5 });
   for (const bad of ['', '..', '7..3', 'a..b', '3-7']) t.throws(() => parseSeqRange(bad), { code: 'TB_ERR_USAGE' } as never, bad);
+});
+
+test('a journal with a hole in its sequence numbers is damaged, not divergent', async (t) => {
+  const dir = copyJournal(await recordCounter());
+  await deleteEntry(dir, 4);
+  const error = await t.throwsAsync(replay(dir), { code: 'TB_ERR_JOURNAL_CORRUPT' } as never);
+  t.regex(error!.message, /after seq 3 the next entry is seq 5 \(seq 4 missing\)/);
 });

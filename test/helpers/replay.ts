@@ -91,3 +91,7 @@ export async function swapEntries(dir: string, a: number, b: number): Promise<vo
 export async function putRaw(dir: string, key: string, value: Uint8Array): Promise<void> {
   await withDb(dir, (db) => db.put(key, value));
 }
+
+export async function deleteEntry(dir: string, seq: number): Promise<void> {
+  await withDb(dir, (db) => db.del(entryKey(seq)));
+}

@@ -1,11 +1,11 @@
-import type { ServiceRequest } from '../core/http.js';
+import type { ServiceRequest, ServiceResponse } from '../core/http.js';
 import { newId, readableRepo, requireViewer, writableRepo, type Gh } from './context.js';
-import { notFound, unprocessable, validationFailed } from './errors.js';
+import { GitHubError, notFound, unprocessable, validationFailed } from './errors.js';
 import { diffTrees } from './git/diff.js';
 import { log } from './git/history.js';
 import { getCommit, lookupPath, type CommitObject } from './git/objects.js';
 import type { RepoDoc, StatusDoc } from './model.js';
-import { op } from './operation.js';
+import { errorResponse, op } from './operation.js';
 import { optEnum, optString, queryTime, readBody } from './params.js';
 import { accountByEmail, restCommit } from './render/git.js';
 import { minimalRepo } from './render/repos.js';
@@ -87,34 +87,38 @@ export function combinedStatus(gh: Gh, repo: RepoDoc, sha: string) {
   };
 }
 
+const STATUS_DOCS = {
+  status: 'https://docs.github.com/rest/commits/statuses#get-the-combined-status-for-a-specific-reference',
+  statuses: 'https://docs.github.com/rest/commits/statuses#list-commit-statuses-for-a-reference',
+};
+
+function statusRoute(gh: Gh, req: ServiceRequest, repo: RepoDoc, ref: string, which: 'status' | 'statuses'): ServiceResponse {
+  try {
+    requireNotEmpty(gh, repo);
+    const sha = resolveCommitish(gh, repo, ref);
+    if (!sha) throw notFound(`No commit found for SHA: ${ref}`);
+    return which === 'status' ? ok(combinedStatus(gh, repo, sha)) : list(gh, req, statusesFor(gh, repo, sha), (s) => status(gh, repo, s), { repo });
+  } catch (error) {
+    if (error instanceof GitHubError) return errorResponse(error, STATUS_DOCS[which]);
+    throw error;
+  }
+}
+
 export const commitRoutes = [
   op('GET', '/repos/:owner/:repo/commits', 'commits/commits#list-commits', (req, { owner, repo: name }, gh) =>
     listCommits(gh, req, readableRepo(gh, owner, name))),
 
-  op('GET', '/repos/:owner/:repo/commits/:ref', 'commits/commits#get-a-commit', (_req, { owner, repo: name, ref }, gh) => {
+  // `{ref}` may contain slashes (`feature/x`), so one route reads the `/status` and `/statuses` tails.
+  op('GET', '/repos/:owner/:repo/commits/*rest', 'commits/commits#get-a-commit', (req, { owner, repo: name, rest }, gh) => {
     const repo = readableRepo(gh, owner, name);
+    const tail = /^(.+)\/(status|statuses)$/.exec(rest);
+    if (tail) return statusRoute(gh, req, repo, tail[1]!, tail[2] as 'status' | 'statuses');
     requireNotEmpty(gh, repo);
-    const sha = resolveCommitish(gh, repo, ref);
+    const sha = resolveCommitish(gh, repo, rest);
     const commit = sha ? getCommit(gh.db.objects, sha) : undefined;
-    if (!commit) throw unprocessable(`No commit found for SHA: ${ref}`);
+    if (!commit) throw unprocessable(`No commit found for SHA: ${rest}`);
     const parent = commit.parents[0] ? getCommit(gh.db.objects, commit.parents[0]) : undefined;
     return ok(restCommit(gh, repo, commit, diffTrees(gh.db.objects, parent?.tree ?? null, commit.tree)));
-  }),
-
-  op('GET', '/repos/:owner/:repo/commits/:ref/status', 'commits/statuses#get-the-combined-status-for-a-specific-reference', (_req, { owner, repo: name, ref }, gh) => {
-    const repo = readableRepo(gh, owner, name);
-    requireNotEmpty(gh, repo);
-    const sha = resolveCommitish(gh, repo, ref);
-    if (!sha) throw notFound(`No commit found for SHA: ${ref}`);
-    return ok(combinedStatus(gh, repo, sha));
-  }),
-
-  op('GET', '/repos/:owner/:repo/commits/:ref/statuses', 'commits/statuses#list-commit-statuses-for-a-reference', (req, { owner, repo: name, ref }, gh) => {
-    const repo = readableRepo(gh, owner, name);
-    requireNotEmpty(gh, repo);
-    const sha = resolveCommitish(gh, repo, ref);
-    if (!sha) throw notFound(`No commit found for SHA: ${ref}`);
-    return list(gh, req, statusesFor(gh, repo, sha), (s) => status(gh, repo, s), { repo });
   }),
 
   op('POST', '/repos/:owner/:repo/statuses/:sha', 'commits/statuses#create-a-commit-status', (req, { owner, repo: name, sha }, gh) => {

@@ -1,6 +1,7 @@
 import type { ServiceDefinition } from '../core/service.js';
 import { GitHubDatasetSchema, type GitHubDataset } from './dataset.js';
 import { loadDataset } from './load.js';
+import { routes } from './routes.js';
 import { handleRequest, rejectRequest } from './service.js';
 
 export type { GitHubDataset } from './dataset.js';
@@ -17,4 +18,5 @@ export const githubService: ServiceDefinition<GitHubDataset> = {
   load: loadDataset,
   handle: handleRequest,
   reject: rejectRequest,
+  routes,
 };

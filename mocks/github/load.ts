@@ -26,7 +26,9 @@ export function loadDataset(data: GitHubDataset, ctx: LoadContext): void {
   gh.db.settings.put('github', { rate_limits: data.rate_limits });
   data.users.forEach((user, i) => loadUser(gh, user, `users[${i}]`));
   data.orgs.forEach((org, i) => loadOrg(gh, org, `orgs[${i}]`));
-  data.repos.forEach((repo, i) => loadRepo(gh, repo, `repos[${i}]`));
+  // Git data first for every repository, so a pull request may come from a fork listed later.
+  const repos = data.repos.map((repo, i) => loadRepo(gh, repo, `repos[${i}]`));
+  data.repos.forEach((repo, i) => loadConversations(gh, gh.db.repos.get(repos[i]!)!, repo, `repos[${i}]`));
 }
 
 function checkNew(gh: Gh, login: string, where: string): void {
@@ -70,7 +72,7 @@ function loadOrg(gh: Gh, org: OrgData, where: string): void {
   });
 }
 
-function loadRepo(gh: Gh, data: RepoData, where: string): void {
+function loadRepo(gh: Gh, data: RepoData, where: string): string {
   const owner = gh.db.accounts.get(accountKey(data.owner));
   if (!owner) throw datasetError(`${where}.owner`, `no user or org ${data.owner}`);
   const key = repoKey(owner.login, data.name);
@@ -115,7 +117,12 @@ function loadRepo(gh: Gh, data: RepoData, where: string): void {
       closed_at: m.state === 'closed' ? createdAt : null,
     });
   });
-  loadIssuesAndPulls(gh, gh.db.repos.get(key)!, data, where);
+  return key;
+}
+
+function loadConversations(gh: Gh, repo: RepoDoc, data: RepoData, where: string): void {
+  const key = repo.full_name.toLowerCase();
+  loadIssuesAndPulls(gh, repo, data, where);
   data.statuses.forEach((s, j) => {
     const sha = resolveCommitish(gh, repo, s.ref);
     if (!sha) throw datasetError(`${where}.statuses[${j}].ref`, `no branch or commit ${s.ref}`);
@@ -123,7 +130,7 @@ function loadRepo(gh: Gh, data: RepoData, where: string): void {
     const id = takeId(gh, 'status', undefined);
     gh.db.statuses.put(id, {
       id, repo: key, sha, state: s.state, context: s.context, description: s.description,
-      target_url: s.target_url, creator: s.creator ?? owner.login, created_at: createdAt, updated_at: createdAt,
+      target_url: s.target_url, creator: s.creator ?? repo.owner, created_at: createdAt, updated_at: createdAt,
     });
   });
 }

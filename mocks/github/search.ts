@@ -22,7 +22,7 @@ function query(req: ServiceRequest): SearchQuery {
 
 interface Hit<T> { item: T; score: number; sortKey: number | string }
 
-function respond<T>(gh: Gh, req: ServiceRequest, hits: Hit<T>[], sorted: boolean, render: (item: T, score: number) => unknown) {
+function respond<T>(gh: Gh, req: ServiceRequest, hits: Hit<T>[], sorted: boolean, render: (item: T, score: number) => unknown, extra: Record<string, unknown> = {}) {
   const order = queryEnum(req, 'order', ['asc', 'desc'] as const, 'desc', 'Search');
   hits.sort((a, b) => {
     const x = sorted ? a.sortKey : a.score;
@@ -31,7 +31,7 @@ function respond<T>(gh: Gh, req: ServiceRequest, hits: Hit<T>[], sorted: boolean
     return sorted && order === 'asc' ? c : -c;
   });
   const page = paginate(gh, req, hits, { cap: 1000 });
-  return ok({ total_count: hits.length, incomplete_results: false, items: page.items.map((h) => render(h.item, h.score)) }, page.headers);
+  return ok({ total_count: hits.length, incomplete_results: false, items: page.items.map((h) => render(h.item, h.score)), ...extra }, page.headers);
 }
 
 function visibleRepos(gh: Gh): RepoDoc[] {
@@ -169,7 +169,7 @@ function searchIssues(gh: Gh, req: ServiceRequest) {
     const sortKey = sort === 'comments' ? doc.comments : sort === 'created' ? doc.created_at : sort === 'updated' ? doc.updated_at : 0;
     hits.push({ item: { repo, doc }, score: 1 + hitsCount + doc.number / 1e6, sortKey });
   }
-  return respond(gh, req, hits, sort === 'comments' || sort === 'created' || sort === 'updated', ({ repo, doc }, score) => ({ ...issue(gh, repo, doc), score: Math.floor(score) }));
+  return respond(gh, req, hits, sort === 'comments' || sort === 'created' || sort === 'updated', ({ repo, doc }, score) => ({ ...issue(gh, repo, doc), score: Math.floor(score) }), { search_type: 'lexical' });
 }
 
 function searchUsers(gh: Gh, req: ServiceRequest) {

@@ -98,12 +98,7 @@ export function organizationFull(gh: Gh, org: AccountDoc) {
     public_members_url: `${url}/public_members{/member}`,
     avatar_url: `https://avatars.githubusercontent.com/u/${org.id}?v=4`,
     description: org.description ?? null,
-    name: org.name,
-    company: org.company,
-    blog: org.blog,
-    location: org.location,
-    email: org.email,
-    twitter_username: org.twitter_username,
+    ...present({ name: org.name, company: org.company, blog: org.blog, location: org.location, email: org.email, twitter_username: org.twitter_username }),
     is_verified: false,
     has_organization_projects: true,
     has_repository_projects: true,
@@ -117,4 +112,9 @@ export function organizationFull(gh: Gh, org: AccountDoc) {
     archived_at: null,
     type: 'Organization',
   };
+}
+
+/** The fields that have a value (organization-full types them as strings, never null). */
+function present(fields: Record<string, string | null>): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => e[1] !== null));
 }

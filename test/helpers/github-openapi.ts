@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Journal } from '../../mocks/core/journal.js';
+import type { JournalEntry } from '../../mocks/core/journal-format.js';
 
 /**
  * Validates GitHub mock responses against GitHub's own OpenAPI description (@octokit/openapi,
@@ -130,8 +131,15 @@ export function validateGitHubResponse(method: string, target: string, status: n
 
 /** Every GitHub entry of a journal that fails its schema, as readable lines. */
 export async function invalidJournalEntries(journal: Journal): Promise<string[]> {
+  const entries: JournalEntry[] = [];
+  for await (const entry of journal.entries()) entries.push(entry);
+  return invalidEntries(entries);
+}
+
+/** The entries (GitHub's only) that fail their schema, as readable lines. */
+export function invalidEntries(entries: Iterable<JournalEntry>): string[] {
   const problems: string[] = [];
-  for await (const entry of journal.entries()) {
+  for (const entry of entries) {
     if (entry.service !== 'github') continue;
     const contentType = entry.response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
     const verdict = validateGitHubResponse(entry.method, entry.target, entry.response.status, contentType, entry.response.body);

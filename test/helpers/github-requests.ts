@@ -1,6 +1,9 @@
 import { openWorld } from '../../mocks/build.js';
 import type { JournalEntry } from '../../mocks/core/journal-format.js';
-import type { World } from '../../mocks/core/world.js';
+import { MemoryJournal } from '../../mocks/core/journal.js';
+import { JOURNAL_FORMAT } from '../../mocks/core/journal-format.js';
+import { World } from '../../mocks/core/world.js';
+import { githubService } from '../../mocks/github/index.js';
 
 /**
  * In-process requests to the GitHub mock of a world (no sockets): `world.process` with
@@ -34,14 +37,24 @@ export async function exampleWorld(seed?: number): Promise<World> {
   return world;
 }
 
-export function sender(world: World, defaultToken: string | null = TOKENS.alice) {
-  return (method: string, target: string, body?: unknown, options: SendOptions = {}): Sent => {
+export type Send = ((method: string, target: string, body?: unknown, options?: SendOptions) => Sent) & {
+  /** Every exchange sent so far, for schema validation. */
+  readonly entries: JournalEntry[];
+};
+
+export function sender(world: World, defaultToken: string | null = TOKENS.alice): Send {
+  const entries: JournalEntry[] = [];
+  const send = (method: string, target: string, body?: unknown, options: SendOptions = {}): Sent => {
     const token = options.token === undefined ? defaultToken : options.token;
-    const headers: [string, string][] = [['Host', 'api.github.com'], ['Accept', 'application/vnd.github+json'], ...(options.headers ?? [])];
+    const extra = options.headers ?? [];
+    const given = new Set(extra.map(([name]) => name.toLowerCase()));
+    const defaults: [string, string][] = [['Host', 'api.github.com'], ['Accept', 'application/vnd.github+json']];
+    const headers: [string, string][] = [...defaults.filter(([name]) => !given.has(name.toLowerCase())), ...extra];
     if (token !== null) headers.push(['Authorization', `Bearer ${token}`]);
     const text = options.raw ?? (body === undefined ? '' : JSON.stringify(body));
     if (text !== '') headers.push(['Content-Type', 'application/json']);
     const entry = world.process({ host: 'api.github.com', method, target, headers, body: new TextEncoder().encode(text) });
+    entries.push(entry);
     const out = new TextDecoder().decode(entry.response.body);
     const isJson = /json/.test(entry.response.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '');
     return {
@@ -53,4 +66,20 @@ export function sender(world: World, defaultToken: string | null = TOKENS.alice)
       header: (name) => entry.response.headers.find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1],
     };
   };
+  return Object.assign(send, { entries });
+}
+
+/** A world with only the GitHub mock and the given dataset (parsed by the mock's schema). */
+export function customWorld(data: unknown, options: { seed?: number; epoch?: string; tickMs?: number } = {}): World {
+  const epoch = options.epoch ?? '2025-03-03T09:00:00Z';
+  const seed = options.seed ?? 7;
+  const tickMs = options.tickMs ?? 1000;
+  const journal = new MemoryJournal({
+    format: JOURNAL_FORMAT, toolbench: 'test', scenario: 'custom', datasetHash: '-', seed, catalogHash: '-',
+    epoch: new Date(epoch).toISOString(), tickMs, scenarioDir: '.',
+  });
+  return new World({
+    seed, epochMs: Date.parse(epoch), tickMs, journal,
+    services: [{ id: 'github', hostnames: ['api.github.com'], definition: githubService, data: githubService.dataset.parse(data) }],
+  });
 }

@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import forge from 'node-forge';
 import { ToolbenchError } from '../mocks/core/errors.js';
@@ -61,8 +61,12 @@ export function validityStart(now: Date): Date {
   return new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - DAY_MS);
 }
 
-/** Makes a new CA (and leaf key) in `dir`, replacing whatever CA was there. */
-export function createCa(dir: string, hostnames: readonly string[], options: CaOptions = {}): LoadedCa {
+/**
+ * Makes a new CA (and leaf key) in `dir`. The files are written to a staging directory that is
+ * renamed into place whole, so a concurrent start never sees half a CA: if another process made
+ * one first, its CA is loaded instead (unless `replace`, which removes whatever was there).
+ */
+export function createCa(dir: string, hostnames: readonly string[], options: CaOptions & { replace?: boolean } = {}): LoadedCa {
   if (hostnames.length === 0) throw new ToolbenchError('TB_ERR_CERTS', 'a CA needs at least one hostname to permit');
   const paths = caPaths(dir);
   const bits = options.keyBits ?? DEFAULT_KEY_BITS;
@@ -92,11 +96,26 @@ export function createCa(dir: string, hostnames: readonly string[], options: CaO
   cert.sign(key, forge.md.sha256.create());
   const certPem = forge.pki.certificateToPem(cert);
 
-  rmSync(paths.leavesDir, { recursive: true, force: true });
-  writeAtomic(paths.keyPath, keyPem, 0o600);
-  writeAtomic(paths.leafKeyPath, generateRsaKeyPem(bits), 0o600);
-  writeAtomic(paths.certPath, certPem, 0o644);
-  writeAtomic(paths.bundlePath, bundle(certPem), 0o644);
+  mkdirSync(dirname(paths.dir), { recursive: true });
+  const staging = mkdtempSync(join(dirname(paths.dir), `.${basename(paths.dir)}.new-`));
+  try {
+    const staged = caPaths(staging);
+    writeAtomic(staged.keyPath, keyPem, 0o600);
+    writeAtomic(staged.leafKeyPath, generateRsaKeyPem(bits), 0o600);
+    writeAtomic(staged.certPath, certPem, 0o644);
+    writeAtomic(staged.bundlePath, bundle(certPem), 0o644);
+    chmodSync(staging, 0o755);
+    if (options.replace) rmSync(paths.dir, { recursive: true, force: true });
+    renameSync(staging, paths.dir);
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    if ((code === 'ENOTEMPTY' || code === 'EEXIST') && existsSync(paths.certPath)) return loadCa(dir);
+    if (code === 'ENOTEMPTY' || code === 'EEXIST') {
+      throw new ToolbenchError('TB_ERR_CERTS', `${paths.dir} is not empty and holds no CA; choose another --ca-dir`);
+    }
+    throw error;
+  }
   return loadCa(dir);
 }
 
@@ -135,7 +154,7 @@ export function loadCa(dir: string): LoadedCa {
  * (clients may already trust it).
  */
 export function ensureCa(dir: string, hostnames: readonly string[], options: CaOptions & { force?: boolean } = {}): { ca: LoadedCa; created: boolean } {
-  if (options.force || !existsSync(caPaths(dir).certPath)) return { ca: createCa(dir, hostnames, options), created: true };
+  if (options.force || !existsSync(caPaths(dir).certPath)) return { ca: createCa(dir, hostnames, { ...options, replace: options.force }), created: true };
   const ca = loadCa(dir);
   const uncovered = hostnames.filter((host) => !permits(ca.permitted, host));
   if (uncovered.length > 0) {

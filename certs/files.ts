@@ -21,13 +21,17 @@ export function writeAtomic(path: string, data: string, mode: number): void {
   }
 }
 
-/** Reads a private key, refusing one that a group or other user could read. */
-export function readPrivateFile(path: string, what: string): string {
+/**
+ * Reads a private file (a key, a secret), refusing one that a group or other user could read.
+ * `instead` says what else the user can do (e.g. make a new CA).
+ */
+export function readPrivateFile(path: string, what: string, instead = 'run `toolbench certs init --force` for a new CA',
+  code: 'TB_ERR_CERTS' | 'TB_ERR_PROXY' = 'TB_ERR_CERTS'): string {
   const mode = statSync(path).mode & 0o777;
   if ((mode & 0o077) !== 0) {
-    throw new ToolbenchError('TB_ERR_CERTS',
+    throw new ToolbenchError(code,
       `${what} ${path} is readable by other users (mode ${mode.toString(8).padStart(4, '0')}); ` +
-      `run \`chmod 600 ${path}\` if it is yours, or \`toolbench certs init --force\` for a new CA`);
+      `run \`chmod 600 ${path}\` if it is yours, or ${instead}`);
   }
   return readFileSync(path, 'utf8');
 }

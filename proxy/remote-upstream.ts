@@ -96,7 +96,7 @@ function send(base: string, agent: Agent, forwarded: Forwarded, body: Uint8Array
   return new Promise((resolve, reject) => {
     const req = httpRequest({
       host: url.hostname, port: url.port, method: 'POST', path: '/', agent,
-      headers: [FORWARDED_HEADER, signForwarded(forwarded, secret), 'Content-Length', String(body.length)],
+      headers: ['Host', url.host, FORWARDED_HEADER, signForwarded(forwarded, secret), 'Content-Length', String(body.length)],
     }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));

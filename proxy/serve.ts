@@ -10,8 +10,10 @@ export interface ServeOptions {
   host?: string;
   /** 0 = any free port. */
   adminPort: number;
-  /** Extra fields for `/_bench/health`. */
+  /** Extra fields for `/_bench/health` (which also lists `services`: each one's URL). */
   info?: Record<string, unknown>;
+  /** The world's secret: service ports then accept requests forwarded by `toolbench proxy --world`. */
+  forwardSecret?: Uint8Array;
 }
 
 export interface ServedWorld {
@@ -25,14 +27,17 @@ export async function serveWorld(world: World, services: readonly ServiceEntry[]
   const host = options.host ?? '127.0.0.1';
   const opened: Listening[] = [];
   try {
-    const admin = await listen(createServer(createAdminHandler(world, options.info)), host, options.adminPort);
+    const info: Record<string, unknown> = { ...options.info };
+    const admin = await listen(createServer(createAdminHandler(world, info)), host, options.adminPort);
     opened.push(admin);
     const byService: Record<string, Listening> = {};
     for (const entry of services) {
       const port = options.ports === 'catalog' ? entry.port : 0;
-      byService[entry.id] = await listenService(world, entry.id, entry.hostnames[0]!, { host, port });
+      byService[entry.id] = await listenService(world, entry.id, entry.hostnames[0]!, { host, port, forwardSecret: options.forwardSecret });
       opened.push(byService[entry.id]!);
     }
+    // A split proxy finds the service ports here (remote-world.ts).
+    info.services = Object.fromEntries(Object.entries(byService).map(([id, l]) => [id, l.url]));
     return { admin, services: byService, close: () => closeAll(opened) };
   } catch (error) {
     await closeAll(opened);

@@ -1,5 +1,5 @@
 import { CallTracker } from '../mocks/core/attribution.js';
-import type { Attribution } from '../mocks/core/journal-format.js';
+import { AttributionSchema, type Attribution } from '../mocks/core/journal-format.js';
 import { DEFAULT_TIMEOUTS, type ProxyContext, type ProxyTimeouts } from './context.js';
 import { ProxyCredentials } from './credentials.js';
 import { handleRequest } from './exchange.js';
@@ -56,7 +56,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     contexts: new SecureContexts(options.leaves),
     upstream: options.upstream,
     credentials,
-    attribute: options.attribute ?? ((client) => tracker.attribute(client)),
+    // Through the schema, so entries are alike (key order included) in process and split.
+    attribute: (client) => AttributionSchema.parse((options.attribute ?? ((c) => tracker.attribute(c)))(client)),
     connect: options.connect ?? connectToInternet,
     timeouts,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,

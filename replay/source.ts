@@ -12,8 +12,8 @@ export interface SeqRange {
 
 /**
  * A journal opened for reading only. Wraps the core persister so that every failure while
- * reading (LevelDB errors mid-iteration included) surfaces as a coded ToolbenchError with one
- * clear line, never as a stack trace.
+ * reading (LevelDB errors mid-iteration included, and a hole in the sequence numbers) surfaces
+ * as a coded ToolbenchError with one clear line, never as a stack trace.
  */
 export interface JournalSource {
   readonly dir: string;
@@ -68,7 +68,7 @@ export function fromJournal(journal: Journal, dir: string): JournalSource {
   return {
     dir,
     header: journal.header,
-    entries: (range) => guarded(journal.entries(range), dir),
+    entries: (range = {}) => continuous(guarded(journal.entries(range), dir), dir, Math.max(1, range.from ?? 1)),
     mcpRecords: () => guarded(journal.mcpRecords(), dir),
     close: () => journal.close(),
   };
@@ -106,6 +106,27 @@ function asJournalError(error: unknown, dir: string, readFrom: string = dir): Er
   }
   const message = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error)?.message ?? String(error);
   return new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `journal ${dir} is unreadable: LevelDB failed while reading it: ${named(message)}`, { cause: error });
+}
+
+/**
+ * A world journals every sequence number it hands out, from 1, in order; a journal with a hole
+ * or a step back was damaged (LevelDB dropped a corrupt block, an entry was deleted or
+ * rewritten). Replaying it would number every later request differently, and counting it would
+ * silently miss requests, so every reader refuses it.
+ */
+async function* continuous(entries: AsyncIterable<JournalEntry>, dir: string, first: number): AsyncIterable<JournalEntry> {
+  let previous = first - 1;
+  for await (const entry of entries) {
+    if (entry.seq !== previous + 1) {
+      const where = previous === first - 1 ? `its first entry${first > 1 ? ` from seq ${first}` : ''}` : `after seq ${previous} the next entry`;
+      const why = entry.seq > previous + 1
+        ? `seq ${previous + 1}${entry.seq > previous + 2 ? `..${entry.seq - 1}` : ''} missing`
+        : 'sequence numbers out of order';
+      throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `journal ${dir} is damaged: ${where} is seq ${entry.seq} (${why})`);
+    }
+    previous = entry.seq;
+    yield entry;
+  }
 }
 
 function oneLine(text: string): string {

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
-import { startProxiedWorld, type ProxiedWorld } from './helpers/proxy.js';
+import { exampleToken, startProxiedWorld, type ProxiedWorld } from './helpers/proxy.js';
 import { nodeClient, run } from './helpers/proxy-processes.js';
 
 // Unmodified clients reach the GitHub mock over HTTPS through the proxy, certificate checks on.
@@ -16,20 +16,23 @@ test.before(async () => {
 });
 test.after.always(() => w?.close());
 
+const TOKEN = exampleToken();
+const auth = ['-H', `Authorization: Bearer ${TOKEN}`];
+
 const requestsSince = async (seq: number) => (await w.entries()).filter((e) => e.seq > seq);
 const lastSeq = async () => (await w.entries()).at(-1)?.seq ?? 0;
 
 test.serial('curl -x with --cacert: CONNECT, TLS with the leaf, journaled with the credential\'s client', async (t) => {
   const before = await lastSeq();
-  const result = await run('curl', ['-sS', '--fail-with-body', '-x', w.urlFor('github'), '--cacert', w.caPath,
-    '-H', 'Content-Type: application/json', '-d', '{"title":"Filed with curl"}', 'https://api.github.com/repos/octo-org/hello-world/issues']);
+  const result = await run('curl', ['-sS', '--fail-with-body', '-x', w.urlFor('github'), '--cacert', w.caPath, ...auth,
+    '-H', 'Content-Type: application/json', '-d', '{"title":"Filed with curl"}', 'https://api.github.com/repos/acme/widgets/issues']);
   t.is(result.code, 0, result.stderr);
-  t.like(JSON.parse(result.stdout), { title: 'Filed with curl', number: 1 });
+  t.like(JSON.parse(result.stdout), { title: 'Filed with curl', user: { login: 'alice' } });
   const [entry] = await requestsSince(before);
-  t.like(entry, { host: 'api.github.com', service: 'github', method: 'POST', target: '/repos/octo-org/hello-world/issues', response: { status: 201 } });
+  t.like(entry, { host: 'api.github.com', service: 'github', method: 'POST', target: '/repos/acme/widgets/issues', response: { status: 201 } });
   t.like(entry!.attribution, { kind: 'mcp', client: 'github', endpoint: 'github' });
   // The world sees the client's headers, never the proxy's.
-  t.deepEqual(entry!.request.headers.map(([name]) => name), ['Host', 'User-Agent', 'Accept', 'Content-Type', 'Content-Length']);
+  t.deepEqual(entry!.request.headers.map(([name]) => name), ['Host', 'User-Agent', 'Accept', 'Authorization', 'Content-Type', 'Content-Length']);
 });
 
 test.serial('curl without a credential, or with a wrong one, is attributed direct', async (t) => {
@@ -37,7 +40,7 @@ test.serial('curl without a credential, or with a wrong one, is attributed direc
   const wrong = new URL(w.urlFor('github'));
   wrong.password = 'not-the-password';
   for (const proxy of [w.proxyUrl, wrong.href]) {
-    const result = await run('curl', ['-sS', '--fail', '-x', proxy, '--cacert', w.caPath, 'https://api.github.com/user']);
+    const result = await run('curl', ['-sS', '--fail', '-x', proxy, '--cacert', w.caPath, ...auth, 'https://api.github.com/user']);
     t.is(result.code, 0, result.stderr);
   }
   const entries = await requestsSince(before);
@@ -56,10 +59,12 @@ test.serial('curl refuses the proxy without the CA: certificate checking is real
 
 test.serial('Python urllib via HTTPS_PROXY and SSL_CERT_FILE', async (t) => {
   const before = await lastSeq();
-  const result = await run('python3', ['-c', 'import urllib.request; print(urllib.request.urlopen("https://api.github.com/user").read().decode())'],
-    { HTTPS_PROXY: w.urlFor('github'), SSL_CERT_FILE: w.caPath });
+  const script = 'import os, urllib.request\n' +
+    'request = urllib.request.Request("https://api.github.com/user", headers={"Authorization": "Bearer " + os.environ["GITHUB_TOKEN"]})\n' +
+    'print(urllib.request.urlopen(request).read().decode())';
+  const result = await run('python3', ['-c', script], { HTTPS_PROXY: w.urlFor('github'), SSL_CERT_FILE: w.caPath, GITHUB_TOKEN: TOKEN });
   t.is(result.code, 0, result.stderr);
-  t.like(JSON.parse(result.stdout), { login: 'octocat' });
+  t.like(JSON.parse(result.stdout), { login: 'alice' });
   const [entry] = await requestsSince(before);
   t.like(entry, { method: 'GET', target: '/user', attribution: { kind: 'mcp', client: 'github' } });
   t.true(entry!.request.headers.some(([name, value]) => name === 'User-Agent' && value.startsWith('Python-urllib/')));
@@ -67,7 +72,7 @@ test.serial('Python urllib via HTTPS_PROXY and SSL_CERT_FILE', async (t) => {
 
 test.serial('Node global fetch, https.get, http.get and @octokit/rest through the preload with NODE_EXTRA_CA_CERTS', async (t) => {
   const before = await lastSeq();
-  const { results, run: result } = await nodeClient(w.urlFor('github'), w.caPath, ['fetch', 'fetch-post', 'https-get', 'http-get', 'octokit']);
+  const { results, run: result } = await nodeClient(w.urlFor('github'), w.caPath, ['fetch', 'fetch-post', 'https-get', 'http-get', 'octokit'], TOKEN);
   t.is(result.code, 0, result.stderr);
   t.deepEqual(results.map((r) => [r.step, r.status ?? r.error]), [
     ['fetch', 200], ['fetch-post', 201], ['https-get', 200], ['http-get', 200], ['octokit', 201],
@@ -75,10 +80,10 @@ test.serial('Node global fetch, https.get, http.get and @octokit/rest through th
   const entries = await requestsSince(before);
   t.deepEqual(entries.map((e) => `${e.method} ${e.host}${e.target} ${e.attribution?.kind}:${e.attribution?.client}`), [
     'GET api.github.com/user mcp:github',
-    'POST api.github.com/repos/octo-org/hello-world/issues mcp:github',
+    'POST api.github.com/repos/acme/widgets/issues mcp:github',
     'GET api.github.com/user mcp:github',
     'GET api.github.com/user mcp:github',
-    'POST api.github.com/repos/octo-org/hello-world/issues mcp:github',
+    'POST api.github.com/repos/acme/widgets/issues mcp:github',
   ]);
   t.true(entries[4]!.request.headers.some(([name, value]) => name.toLowerCase() === 'user-agent' && value.startsWith('toolbench-test octokit-rest.js/')));
 });
@@ -91,12 +96,12 @@ test.serial('the preload fails closed when no proxy is configured', async (t) =>
 
 test.serial('openssl s_client on the transparent port with -servername api.github.com verifies the chain', async (t) => {
   const before = await lastSeq();
-  const result = await run('sh', ['-c', `printf 'GET /user HTTP/1.1\\r\\nHost: api.github.com\\r\\nConnection: close\\r\\n\\r\\n' | ` +
+  const result = await run('sh', ['-c', `printf 'GET /user HTTP/1.1\\r\\nHost: api.github.com\\r\\nAuthorization: Bearer ${TOKEN}\\r\\nConnection: close\\r\\n\\r\\n' | ` +
     `openssl s_client -connect 127.0.0.1:${w.tlsPort} -servername api.github.com -CAfile '${w.caPath}' -verify_return_error -verify_hostname api.github.com -quiet`]);
   t.is(result.code, 0, result.stderr);
   t.regex(result.stderr, /verify return:1/);
   t.regex(result.stdout, /^HTTP\/1\.1 200 OK/);
-  t.regex(result.stdout, /"login":"octocat"/);
+  t.regex(result.stdout, /"login":"alice"/);
   const [entry] = await requestsSince(before);
   t.like(entry, { host: 'api.github.com', target: '/user', attribution: { kind: 'direct', client: null } });
 });

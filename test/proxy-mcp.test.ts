@@ -2,7 +2,7 @@ import test from 'ava';
 import { createRequire } from 'node:module';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { startProxiedWorld, type ProxiedWorld } from './helpers/proxy.js';
+import { exampleToken, startProxiedWorld, type ProxiedWorld } from './helpers/proxy.js';
 import { nodeClientEnv } from './helpers/proxy-processes.js';
 
 // The real, pinned GitHub MCP server (Node 20 global fetch to a hard-coded https://api.github.com)
@@ -10,7 +10,7 @@ import { nodeClientEnv } from './helpers/proxy-processes.js';
 
 const require = createRequire(import.meta.url);
 const SERVER = require.resolve('@modelcontextprotocol/server-github/dist/index.js');
-const TOKEN = 'ghp_toolbenchExampleToken0000000000000000';
+const TOKEN = exampleToken();
 
 let w: ProxiedWorld;
 test.before(async () => {
@@ -35,12 +35,12 @@ test('@modelcontextprotocol/server-github@2025.4.8 creates an issue in the world
     w.tracker.begin('github', { tool: 'create_issue', callId: 'call-1' });
     const result = await client.callTool({
       name: 'create_issue',
-      arguments: { owner: 'octo-org', repo: 'hello-world', title: 'Filed by the real MCP server', body: 'through the proxy' },
+      arguments: { owner: 'acme', repo: 'widgets', title: 'Filed by the real MCP server', body: 'through the proxy' },
     });
     w.tracker.end('github');
     t.falsy(result.isError, `${JSON.stringify(result.content)}\n${serverLog}`);
     const content = result.content as { type: string; text: string }[];
-    t.like(JSON.parse(content[0]!.text), { title: 'Filed by the real MCP server', number: 1 });
+    t.like(JSON.parse(content[0]!.text), { title: 'Filed by the real MCP server', user: { login: 'alice' }, state: 'open' });
   } finally {
     await client.close();
   }
@@ -48,7 +48,7 @@ test('@modelcontextprotocol/server-github@2025.4.8 creates an issue in the world
   const created = entries.filter((e) => e.method === 'POST');
   t.is(created.length, 1);
   t.like(created[0], {
-    host: 'api.github.com', service: 'github', target: '/repos/octo-org/hello-world/issues', response: { status: 201 },
+    host: 'api.github.com', service: 'github', target: '/repos/acme/widgets/issues', response: { status: 201 },
     attribution: { kind: 'mcp', client: 'github', endpoint: 'github', tool: 'create_issue', callId: 'call-1' },
   });
   t.true(created[0]!.request.headers.some(([name, value]) => name.toLowerCase() === 'authorization' && value === `Bearer ${TOKEN}`));

@@ -25,8 +25,9 @@ export function nodeClientEnv(proxyUrl: string, caPath: string): Record<string, 
 }
 
 /** Runs test/helpers/proxy-node-client.mjs with `steps` through the preload; its JSON lines parsed. */
-export async function nodeClient(proxyUrl: string, caPath: string, steps: string[]): Promise<{ results: Record<string, unknown>[]; run: Run }> {
-  const result = await run(process.execPath, [fileURLToPath(new URL('./proxy-node-client.mjs', import.meta.url)), ...steps], nodeClientEnv(proxyUrl, caPath));
+export async function nodeClient(proxyUrl: string, caPath: string, steps: string[], token = ''): Promise<{ results: Record<string, unknown>[]; run: Run }> {
+  const result = await run(process.execPath, [fileURLToPath(new URL('./proxy-node-client.mjs', import.meta.url)), ...steps],
+    { ...nodeClientEnv(proxyUrl, caPath), GITHUB_TOKEN: token });
   const results = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
   return { results, run: result };
 }

@@ -1,17 +1,18 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openWorld } from '../../mocks/build.js';
 import { CallTracker } from '../../mocks/core/attribution.js';
 import type { JournalEntry } from '../../mocks/core/journal-format.js';
-import { MemoryJournal } from '../../mocks/core/journal.js';
-import { World, type HostedService } from '../../mocks/core/world.js';
-import { serveProxyForWorld, type ServedProxy } from '../../proxy/for-world.js';
-import type { ProxyServeOptions } from '../../proxy/for-world.js';
-import { githubStub } from './proxy-github-stub.js';
-import { testHeader } from './journal.js';
+import type { World } from '../../mocks/core/world.js';
+import { serveProxyForWorld, type ProxyServeOptions, type ServedProxy } from '../../proxy/for-world.js';
+import { EXAMPLE_SCENARIO } from './world.js';
 
-/** GitHub as the proxy tests see it (the stand-in until they move to the real mock). */
-export const GITHUB: HostedService = { id: 'github', hostnames: ['api.github.com'], definition: githubStub, data: {} };
+/** Alice's personal access token from the example scenario's GitHub dataset. */
+export function exampleToken(): string {
+  const dataset = JSON.parse(readFileSync(join(EXAMPLE_SCENARIO, 'dataset', 'github.json'), 'utf8')) as { users: { login: string; tokens: string[] }[] };
+  return dataset.users.find((user) => user.login === 'alice')!.tokens[0]!;
+}
 
 let sharedCa: string | undefined;
 /** One CA per test file (each ava file runs in its own process): keys are made once. */
@@ -34,19 +35,15 @@ export interface ProxiedWorld {
   close(): Promise<void>;
 }
 
-/** A world (journal in memory) behind an in-process proxy on ephemeral loopback ports. */
-export async function startProxiedWorld(options: {
-  services?: HostedService[];
-  passthrough?: string[];
-  proxy?: Partial<ProxyServeOptions>;
-} = {}): Promise<ProxiedWorld> {
-  const services = options.services ?? [GITHUB];
-  const journal = new MemoryJournal(testHeader({ scenario: 'test/proxy' }));
-  const header = journal.header;
-  const world = new World({ seed: header.seed, epochMs: Date.parse(header.epoch), tickMs: header.tickMs, services, journal });
+/**
+ * The example scenario's world (journal in memory) behind an in-process proxy on ephemeral
+ * loopback ports, with the catalog's routes (`passthrough` replaced when given).
+ */
+export async function startProxiedWorld(options: { passthrough?: string[]; proxy?: Partial<ProxyServeOptions> } = {}): Promise<ProxiedWorld> {
+  const { world, catalog } = await openWorld({ scenarioDir: EXAMPLE_SCENARIO });
   const tracker = new CallTracker();
-  const catalog = { services: services.map((s) => ({ id: s.id, hostnames: [...s.hostnames] })), passthrough: options.passthrough ?? [] };
-  const served = await serveProxyForWorld(world, catalog, {
+  const routes = { services: catalog.catalog.services, passthrough: options.passthrough ?? catalog.catalog.passthrough };
+  const served = await serveProxyForWorld(world, routes, {
     caDir: testCaDir(), proxyPort: 0, tlsPort: 0, attribute: (client) => tracker.attribute(client), ...options.proxy,
   });
   return {
@@ -56,14 +53,14 @@ export async function startProxiedWorld(options: {
     caPath: served.certs.ca.certPath,
     urlFor: (client) => served.proxy.urlFor(client),
     async entries() {
-      await journal.flush();
+      await world.journal.flush();
       const out: JournalEntry[] = [];
-      for await (const entry of journal.entries()) out.push(entry);
+      for await (const entry of world.journal.entries()) out.push(entry);
       return out;
     },
     async close() {
       await served.proxy.close();
-      await journal.close();
+      await world.journal.close();
     },
   };
 }

@@ -5,11 +5,13 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { LevelJournal } from '../mocks/core/journal.js';
 import type { JournalEntry } from '../mocks/core/journal-format.js';
-import { harEntry } from '../replay/har.js';
+import { harChunks, harEntry } from '../replay/har.js';
+import { openJournal } from '../replay/source.js';
 import { redactTarget } from '../replay/redact.js';
 import { tempDir, testHeader } from './helpers/journal.js';
 import { toolbench } from './helpers/replay-cli.js';
 import { harSchema } from './helpers/replay-har-schema.js';
+import { recordGithubTrial, TOKENS } from './helpers/replay-github.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const validate = addFormats(new Ajv({ allErrors: true, strict: false })).compile(harSchema);
@@ -124,4 +126,23 @@ test('export without --har and of a missing journal: exit 2 with one line', asyn
   const missing = await toolbench(['export', join(tempDir(), 'none'), '--har']);
   t.is(missing.code, 2);
   t.is(missing.stderr.trim().split('\n').length, 1);
+});
+
+test('a GitHub trial exports to a valid HAR: every body round-trips, no token left', async (t) => {
+  const trial = await recordGithubTrial({ total: 80, clients: 2 });
+  const journal = await openJournal(trial.journalDir);
+  t.teardown(() => journal.close());
+  let text = '';
+  for await (const chunk of harChunks(journal.header, journal.entries(), { creatorVersion: '0.0.0-test' })) text += chunk;
+  const har = JSON.parse(text) as Har;
+  t.true(validate(har), JSON.stringify(validate.errors));
+  t.is(har.log.entries.length, trial.requests);
+  let i = 0;
+  for await (const original of journal.entries()) {
+    const exported = har.log.entries[i++]!;
+    t.deepEqual(decode(exported.response.content.text, exported.response.content.encoding), Buffer.from(original.response.body));
+    if (original.request.body.length > 0) t.deepEqual(decode(exported.request.postData?.text, exported.request.postData?.encoding), Buffer.from(original.request.body));
+  }
+  for (const token of Object.values(TOKENS)) t.false(text.includes(token), 'token redacted');
+  t.true(text.includes('"value":"token REDACTED"') || text.includes('"value":"Bearer REDACTED"'));
 });

@@ -14,11 +14,11 @@ test('list filters: state, labels (all must match), assignee, creator, milestone
   t.is(send('GET', '/repos/acme/widgets/issues?state=closed').json.length, 6);
   const bugs = send('GET', '/repos/acme/widgets/issues?labels=bug,help%20wanted&state=all').json;
   t.deepEqual(numbers(bugs), [12]);
-  t.deepEqual(numbers(send('GET', '/repos/acme/widgets/issues?labels=BUG&assignee=bob').json), [29, 12, 1]);
+  t.deepEqual(numbers(send('GET', '/repos/acme/widgets/issues?labels=BUG&assignee=bob').json), [29, 12, 4, 1]);
   t.true(send('GET', '/repos/acme/widgets/issues?assignee=none').json.every((i: { assignees: unknown[] }) => i.assignees.length === 0));
   t.true(send('GET', '/repos/acme/widgets/issues?creator=carol&per_page=100').json.every((i: { user: { login: string } }) => i.user.login === 'carol'));
   t.deepEqual(numbers(send('GET', '/repos/acme/widgets/issues?milestone=1&state=all').json), [29, 16, 12, 7, 4, 3, 1]);
-  t.is(send('GET', '/repos/acme/widgets/issues?milestone=none&per_page=100').json.length, 29);
+  t.is(send('GET', '/repos/acme/widgets/issues?milestone=none&per_page=100').json.length, 28);
   t.deepEqual(numbers(send('GET', '/repos/acme/widgets/issues?since=2025-03-03T05:00:00Z').json), [41], 'updated since');
   t.deepEqual(invalidEntries(send.entries), []);
 });

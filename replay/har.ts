@@ -101,6 +101,8 @@ export async function* harChunks(header: JournalHeader, entries: AsyncIterable<J
 
 function url(entry: JournalEntry, target: string): string {
   if (/^https?:\/\//i.test(target)) return target;
+  // Authority form (`CONNECT host:443`, a refused tunnel): the origin it asked for.
+  if (!target.startsWith('/') && /^[^/?#\s]+:\d+$/.test(target)) return `https://${target}/`;
   const path = target.startsWith('/') ? target : `/${target}`;
   return entry.kind === 'reset' ? `http://${entry.host}${path}` : `https://${entry.host}${path}`;
 }

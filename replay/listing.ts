@@ -39,17 +39,21 @@ export async function* listingLines(entries: AsyncIterable<JournalEntry>, c: Cha
   }
 }
 
-const WIDTHS = [6, 19, 22, 7, 16, 48, 6];
+const WIDTHS = [6, 19, 26, 7, 16, 48, 6];
 
 function row(cells: string[]): string {
   return cells.map((cell, i) => {
     const width = WIDTHS[i];
     if (width === undefined) return cell;
-    const shown = visible(cell);
-    const fitted = shown > width && i === 5 ? `${cell.slice(0, width - 1)}…` : cell;
+    const fitted = i === 5 ? fit(cell, width) : cell;
     const pad = ' '.repeat(Math.max(0, width - visible(fitted)));
     return i === 0 ? pad + fitted : fitted + pad;
   }).join('  ');
+}
+
+/** Plain text cut to `width` characters, with an ellipsis. */
+function fit(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }
 
 // eslint-disable-next-line no-control-regex
@@ -62,7 +66,7 @@ function logicalTime(iso: string): string {
 
 function attributionCell(entry: JournalEntry, c: ChalkInstance): string {
   if (entry.kind === 'reset') return c.cyan('reset');
-  const label = attributionLabel(entry.attribution);
+  const label = fit(attributionLabel(entry.attribution), WIDTHS[2]!);
   switch (entry.attribution?.kind) {
     case 'direct': return c.red(label);
     case 'blocked': return c.magenta(label);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { openWorld } from '../../mocks/build.js';
 import type { JournalEntry } from '../../mocks/core/journal-format.js';
 import { MemoryJournal } from '../../mocks/core/journal.js';
@@ -70,7 +71,7 @@ export function sender(world: World, defaultToken: string | null = TOKENS.alice)
 }
 
 /** A world with only the GitHub mock and the given dataset (parsed by the mock's schema). */
-export function customWorld(data: unknown, options: { seed?: number; epoch?: string; tickMs?: number } = {}): World {
+export function customWorld(data: unknown, options: { seed?: number; epoch?: string; tickMs?: number; onHandlerError?: (error: unknown) => void } = {}): World {
   const epoch = options.epoch ?? '2025-03-03T09:00:00Z';
   const seed = options.seed ?? 7;
   const tickMs = options.tickMs ?? 1000;
@@ -79,7 +80,12 @@ export function customWorld(data: unknown, options: { seed?: number; epoch?: str
     epoch: new Date(epoch).toISOString(), tickMs, scenarioDir: '.',
   });
   return new World({
-    seed, epochMs: Date.parse(epoch), tickMs, journal,
+    seed, epochMs: Date.parse(epoch), tickMs, journal, ...(options.onHandlerError ? { onHandlerError: options.onHandlerError } : {}),
     services: [{ id: 'github', hostnames: ['api.github.com'], definition: githubService, data: githubService.dataset.parse(data) }],
   });
+}
+
+/** The example scenario's GitHub dataset, as JSON. */
+export function exampleData(): unknown {
+  return JSON.parse(readFileSync(`${EXAMPLE}/dataset/github.json`, 'utf8'));
 }

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exampleToken } from './helpers/proxy.js';
@@ -135,4 +135,11 @@ test('toolbench proxy refuses to start without the world\'s secret or a reachabl
     { PATH: process.env.PATH! });
   t.is(missing.code, 2);
   t.regex(missing.stderr, /no world secret at .*none/);
+
+  const secret = join(dir, 'secret');
+  writeFileSync(secret, 'ab'.repeat(32), { mode: 0o600 });
+  const unreachable = await run(process.execPath, ['--import', 'tsx', 'bin/main.ts', 'proxy', '--world', 'http://127.0.0.1:9', '--secret-file', secret, '--ca-dir', join(dir, 'ca')],
+    { PATH: process.env.PATH! });
+  t.is(unreachable.code, 2);
+  t.regex(unreachable.stderr, /cannot reach the world's admin API at http:\/\/127\.0\.0\.1:9\/_bench\/health/);
 });

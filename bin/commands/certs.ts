@@ -13,7 +13,7 @@ const initCommand: CommandModule<{}, InitArgs> = {
     .option('dir', { type: 'string', default: DEFAULT_CA_DIR, describe: 'CA directory' })
     .option('force', { type: 'boolean', default: false, describe: 'Replace an existing CA (clients must trust the new ca.pem)' })
     .option('json', { type: 'boolean', default: false, describe: 'Print one JSON line' }),
-  handler: (args) => {
+  handler: async (args) => {
     const hostnames = loadCatalog().catalog.services.flatMap((service) => service.hostnames);
     const { ca, created } = ensureCa(args.dir, hostnames, { force: args.force });
     const stats = LeafCache.open(ca).prepare(hostnames);
@@ -35,7 +35,7 @@ const envCommand: CommandModule<{}, EnvArgs> = {
     .option('dir', { type: 'string', default: DEFAULT_CA_DIR, describe: 'CA directory' })
     .option('proxy', { type: 'string', describe: 'Proxy URL (with a client credential): adds HTTPS_PROXY and friends and the Node preload' })
     .option('json', { type: 'boolean', default: false, describe: 'Print a JSON object instead of shell exports' }),
-  handler: (args) => {
+  handler: async (args) => {
     const env = { ...caTrustEnvironment(loadCa(args.dir)), ...(args.proxy ? proxyEnvironment(args.proxy) : {}) };
     process.stdout.write(args.json ? JSON.stringify(env) + '\n' : shellExports(env));
   },

@@ -39,7 +39,7 @@ export async function* listingLines(entries: AsyncIterable<JournalEntry>, c: Cha
   }
 }
 
-const WIDTHS = [6, 19, 26, 7, 16, 48, 6];
+const WIDTHS = [6, 19, 30, 7, 16, 48, 6];
 
 function row(cells: string[]): string {
   return cells.map((cell, i) => {

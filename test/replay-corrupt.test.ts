@@ -28,8 +28,9 @@ function scribble(path: string, at: number, length: number): void {
 const EVERY_READER = (dir: string) => [['replay', dir, '--verify'], ['audit', dir], ['journal', dir], ['export', dir, '--har']];
 
 async function expectUnusable(t: import('ava').ExecutionContext, dir: string, reason: RegExp, commands = [['replay', dir, '--verify']]) {
-  for (const command of commands) {
-    const { code, stderr } = await toolbench(command);
+  const results = await Promise.all(commands.map((command) => toolbench(command)));
+  for (const [i, command] of commands.entries()) {
+    const { code, stderr } = results[i]!;
     t.is(code, 2, `${command[0]}: ${stderr}`);
     t.is(stderr.split('\n').filter(Boolean).length, 1, `${command[0]}: one line`);
     t.regex(stderr, reason, command[0]);
@@ -70,7 +71,7 @@ test('garbage in the LevelDB directory: in the log, in CURRENT, an empty directo
 test('a value that is not msgpack, and one that is msgpack but not an entry', async (t) => {
   const garbage = copyJournal(trial.journalDir);
   await putRaw(garbage, entryKey(50), new Uint8Array([0xc1, 0xc1, 0xc1]));
-  await expectUnusable(t, garbage, /^toolbench: journal .* is unreadable: its req:000000000050 cannot be decoded$/m, EVERY_READER(garbage));
+  await expectUnusable(t, garbage, /^toolbench: journal .* is unreadable: its req:000000000050 cannot be decoded$/m);
 
   const foreign = copyJournal(trial.journalDir);
   await putRaw(foreign, entryKey(60), new Packr({ useRecords: false }).pack({ seq: 60, hello: 'world' }));

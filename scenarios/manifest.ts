@@ -17,6 +17,11 @@ export const ScenarioManifestSchema = z.object({
   epoch: z.string().datetime({ offset: true }),
   /** Logical milliseconds each request advances the clock. */
   tick_ms: z.number().int().positive().default(1000),
+  /**
+   * The credential each service's MCP endpoint acts with (`{{credential}}` in the catalog's env),
+   * by service id: e.g. a GitHub token of one of the dataset's users.
+   */
+  credentials: z.record(z.string().min(1)).default({}),
 }).strict();
 export type ScenarioManifest = z.infer<typeof ScenarioManifestSchema>;
 

@@ -1,0 +1,153 @@
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { DEFAULT_CA_DIR } from '../certs/index.js';
+import { openWorld, type OpenedWorld } from '../mocks/build.js';
+import { CallTracker } from '../mocks/core/attribution.js';
+import { serveProxyForWorld, type ServedProxy } from '../proxy/for-world.js';
+import { PRELOAD_PATH } from '../proxy/preload-path.js';
+import { serveWorld, type ServedWorld } from '../proxy/serve.js';
+import type { Listening } from '../proxy/service-listener.js';
+import { serveBridge } from './bridge.js';
+import { McpLog } from './mcp-log.js';
+import type { EndpointEntry } from './schema.js';
+import { RunningEndpoint, describeExit } from './supervisor.js';
+
+export interface StackOptions {
+  scenarioDir: string;
+  seed?: number;
+  /** A new LevelDB journal here; in memory without it. */
+  journalDir?: string;
+  /** `catalog`: the catalog's ports (8100 admin, 8080 proxy, 8443 TLS, service and bridge ports); `ephemeral`: any free ones. */
+  ports: 'catalog' | 'ephemeral';
+  host?: string;
+  caDir?: string;
+  /** Start the MCP endpoints of the scenario's services and their bridges. */
+  endpoints: boolean;
+  /** Endpoint servers' stderr logs go here (`<endpoint>.stderr.log`); discarded without it. */
+  logDir?: string;
+  /** More proxy clients to issue credentials for (their requests are `direct` unless they are endpoints). */
+  clients?: string[];
+  adminPort?: number;
+  proxyPort?: number;
+  tlsPort?: number;
+  forwardSecret?: Uint8Array;
+  /** Told when an endpoint's server exits while it should be running. */
+  onCrash?: (endpoint: string, message: string) => void;
+}
+
+export interface StackEndpoint {
+  entry: EndpointEntry;
+  running: RunningEndpoint;
+  bridge: Listening;
+}
+
+export interface Stack extends OpenedWorld {
+  tracker: CallTracker;
+  served: ServedWorld;
+  proxy: ServedProxy;
+  caPath: string;
+  endpoints: Map<string, StackEndpoint>;
+  /** Addresses, for ready lines and MCP configs. */
+  addresses(): StackAddresses;
+  close(): Promise<void>;
+}
+
+export interface StackAddresses {
+  admin: string;
+  services: Record<string, string>;
+  proxy: string;
+  tls: number | null;
+  ca: string;
+  /** Each endpoint's Streamable HTTP URL. */
+  mcp: Record<string, string>;
+}
+
+/**
+ * A whole trial's machinery: the world and its ports, the TLS proxy, and (optionally) every
+ * MCP endpoint of the scenario's services with its bridge. Anything that fails part-way closes
+ * what was already started.
+ */
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const opened = await openWorld({ scenarioDir: options.scenarioDir, seed: options.seed, journalDir: options.journalDir });
+  const { world, header, catalog, manifest } = opened;
+  const closers: (() => Promise<unknown>)[] = [() => world.journal.close()];
+  const closeAll = async () => {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    closers.length = 0;
+  };
+  const catalogPorts = options.ports === 'catalog';
+  const pick = (given: number | undefined, catalogPort: number) => given ?? (catalogPorts ? catalogPort : 0);
+  try {
+    const tracker = new CallTracker();
+    const served = await serveWorld(world, catalog.catalog.services, {
+      ports: options.ports, host: options.host, adminPort: pick(options.adminPort, 8100), forwardSecret: options.forwardSecret,
+      info: { scenario: header.scenario, seed: header.seed, catalogHash: header.catalogHash },
+    });
+    closers.push(() => served.close());
+    const proxy = await serveProxyForWorld(world, catalog.catalog, {
+      caDir: options.caDir ?? DEFAULT_CA_DIR, host: options.host, attribute: (client) => tracker.attribute(client),
+      proxyPort: pick(options.proxyPort, 8080), tlsPort: pick(options.tlsPort, 8443),
+    });
+    closers.push(() => proxy.proxy.close());
+    for (const client of options.clients ?? []) proxy.proxy.credentials.issue(client);
+
+    const endpoints = new Map<string, StackEndpoint>();
+    if (options.endpoints) {
+      const mcpLog = new McpLog(world.journal, () => world.clock.current);
+      const wanted = catalog.catalog.endpoints.filter((entry) => manifest.services.includes(entry.service));
+      if (options.logDir) mkdirSync(options.logDir, { recursive: true });
+      // One after another: their startup requests then come in a fixed order.
+      for (const entry of wanted) {
+        const stderr = options.logDir ? await openLog(join(options.logDir, `${entry.id}.stderr.log`)) : discard();
+        closers.push(() => new Promise<void>((done) => stderr.end(done)));
+        const running = await RunningEndpoint.start({
+          endpoint: entry,
+          credential: manifest.credentials[entry.service],
+          tracker,
+          mcpLog,
+          stderr,
+          network: {
+            proxyUrl: proxy.proxy.urlFor(entry.id),
+            caPath: proxy.certs.ca.certPath,
+            preloadPath: PRELOAD_PATH,
+            serviceUrl: served.services[entry.service]!.url,
+          },
+          onCrash: (id, exit) => options.onCrash?.(id, `the ${id} MCP server exited with ${describeExit(exit)}`),
+        });
+        closers.push(() => running.close());
+        const bridge = await serveBridge(running, { host: options.host, port: pick(undefined, entry.bridge_port) });
+        closers.push(() => bridge.close());
+        endpoints.set(entry.id, { entry, running, bridge });
+      }
+    }
+    const stack: Stack = {
+      ...opened, tracker, served, proxy, endpoints, caPath: proxy.certs.ca.certPath,
+      addresses: () => ({
+        admin: served.admin.url,
+        services: Object.fromEntries(Object.entries(served.services).map(([id, l]) => [id, l.url])),
+        proxy: proxy.proxy.url,
+        tls: proxy.proxy.tlsPort,
+        ca: proxy.certs.ca.certPath,
+        mcp: Object.fromEntries([...endpoints].map(([id, e]) => [id, e.bridge.url])),
+      }),
+      close: closeAll,
+    };
+    return stack;
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+function openLog(path: string): Promise<WriteStream> {
+  return new Promise((resolve, reject) => {
+    const stream = createWriteStream(path, { flags: 'a' });
+    stream.once('open', () => resolve(stream));
+    stream.once('error', reject);
+  });
+}
+
+function discard(): Writable {
+  return new Writable({ write: (_chunk, _encoding, done) => done() });
+}

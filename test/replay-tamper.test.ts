@@ -48,6 +48,10 @@ test('one flipped byte of one response body: exit 1, that seq, the body\'s JSON 
   t.is(body?.kind, 'json');
   t.regex(body?.kind === 'json' ? body.paths[0]!.path : '', /\.title$/);
 
+  const informational = await toolbench(['replay', copy, '--json']);
+  t.is(informational.code, 0, 'without --verify a divergence is reported, not an error');
+  t.is((JSON.parse(informational.stdout) as ReplayReport).verdict, 'divergent');
+
   const human = await toolbench(['replay', copy, '--verify']);
   t.is(human.code, 1);
   t.regex(human.stdout, new RegExp(`^divergent: 1 of ${entries.length} entries differ; first at seq ${target.seq}\\n`));

@@ -12,7 +12,7 @@ export interface ReplayOptions {
 
 export interface ReplayOutcome extends DivergenceSummary {
   via: 'process' | 'http';
-  /** Entries re-issued in process although `via` is http (resets, oversize bodies, unknown hosts). */
+  /** Entries re-issued in process although `via` is http (resets, blocked or oversize requests, unknown hosts). */
   inProcess: number;
   elapsedMs: number;
 }

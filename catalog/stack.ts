@@ -22,8 +22,12 @@ export interface StackOptions {
   ports: 'catalog' | 'ephemeral';
   host?: string;
   caDir?: string;
-  /** Start the MCP endpoints of the scenario's services and their bridges. */
-  endpoints: boolean;
+  /**
+   * Start MCP endpoints and their bridges: those of the scenario's services (`true`), or every
+   * catalog endpoint (`'all'`, for capturing tool lists; a service without a scenario credential
+   * then gets a placeholder one).
+   */
+  endpoints: boolean | 'all';
   /** Endpoint servers' stderr logs go here (`<endpoint>.stderr.log`); discarded without it. */
   logDir?: string;
   /** More proxy clients to issue credentials for (their requests are `direct` unless they are endpoints). */
@@ -95,7 +99,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const endpoints = new Map<string, StackEndpoint>();
     if (options.endpoints) {
       const mcpLog = new McpLog(world.journal, () => world.clock.current);
-      const wanted = catalog.catalog.endpoints.filter((entry) => manifest.services.includes(entry.service));
+      const wanted = catalog.catalog.endpoints.filter((entry) => options.endpoints === 'all' || manifest.services.includes(entry.service));
       if (options.logDir) mkdirSync(options.logDir, { recursive: true });
       // One after another: their startup requests then come in a fixed order.
       for (const entry of wanted) {
@@ -103,7 +107,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         closers.push(() => new Promise<void>((done) => stderr.end(done)));
         const running = await RunningEndpoint.start({
           endpoint: entry,
-          credential: manifest.credentials[entry.service],
+          credential: manifest.credentials[entry.service] ?? (options.endpoints === 'all' ? 'toolbench-capture-only' : undefined),
           tracker,
           mcpLog,
           stderr,

@@ -136,6 +136,11 @@ export class RunningEndpoint {
     return this.client.getServerVersion() ?? { name: this.id, version: '0.0.0' };
   }
 
+  /** The server's process id while it runs. */
+  get pid(): number | null {
+    return this.transport.pid;
+  }
+
   get alive(): boolean {
     return this.exit === null;
   }

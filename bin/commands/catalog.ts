@@ -1,7 +1,11 @@
 import type { CommandModule } from 'yargs';
 import { loadCatalog } from '../../catalog/load.js';
 import { packageProblem } from '../../catalog/packages.js';
+import { captureTools } from '../../catalog/capture.js';
+import { DEFAULT_SNAPSHOT_DIR } from '../../catalog/snapshots.js';
+import { DEFAULT_CA_DIR } from '../../certs/index.js';
 import { ToolbenchError } from '../../mocks/core/errors.js';
+import { DEFAULT_SCENARIO } from '../shared.js';
 
 interface ValidateArgs {
   catalog?: string;
@@ -30,9 +34,28 @@ const validate: CommandModule<{}, ValidateArgs> = {
   },
 };
 
+interface CaptureArgs {
+  out: string;
+  scenario: string;
+  'ca-dir': string;
+}
+
+const capture: CommandModule<{}, CaptureArgs> = {
+  command: 'capture',
+  describe: 'Start every endpoint and write its tool list to <out>/<endpoint>.json (canonical JSON)',
+  builder: (y) => y
+    .option('out', { type: 'string', default: DEFAULT_SNAPSHOT_DIR, describe: 'Folder for the snapshots' })
+    .option('scenario', { type: 'string', default: DEFAULT_SCENARIO, describe: 'Scenario whose world answers any start-up requests' })
+    .option('ca-dir', { type: 'string', default: DEFAULT_CA_DIR, describe: 'CA directory (made if missing)' }),
+  handler: async (args) => {
+    const files = await captureTools(args.out, { scenarioDir: args.scenario, caDir: args['ca-dir'] });
+    for (const file of files) process.stdout.write(`wrote ${file}\n`);
+  },
+};
+
 export const catalogCommand: CommandModule = {
   command: 'catalog <command>',
   describe: 'Inspect and check the catalog of services and MCP endpoints',
-  builder: (y) => y.command(validate).demandCommand(1, 'Name a catalog command; see toolbench catalog --help.'),
+  builder: (y) => y.command(validate).command(capture).demandCommand(1, 'Name a catalog command; see toolbench catalog --help.'),
   handler: () => undefined,
 };

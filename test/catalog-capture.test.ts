@@ -1,0 +1,63 @@
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { captureTools } from '../catalog/capture.js';
+import { readSnapshots } from '../catalog/snapshots.js';
+import { startStack } from '../catalog/stack.js';
+import type { McpRecord } from '../mocks/core/journal-format.js';
+import { tempDir } from './helpers/journal.js';
+import { testCaDir } from './helpers/proxy.js';
+import { EXAMPLE_SCENARIO } from './helpers/world.js';
+
+const run = promisify(execFile);
+
+test('catalog capture twice gives identical bytes; toolmeter --json totals match the snapshots', async (t) => {
+  const [a, b] = [tempDir(), tempDir()];
+  await captureTools(a, { scenarioDir: EXAMPLE_SCENARIO, caDir: testCaDir() });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bin/main.ts', 'catalog', 'capture', '--out', b, '--ca-dir', testCaDir()]);
+  t.regex(stdout, /wrote .*github\.json/);
+  const first = readFileSync(join(a, 'github.json'));
+  t.deepEqual(first, readFileSync(join(b, 'github.json')));
+  const snapshot = JSON.parse(first.toString()) as { tools: { name: string }[]; package: string; version: string };
+  t.is(snapshot.package, '@modelcontextprotocol/server-github');
+  t.is(snapshot.version, '2025.4.8');
+  t.deepEqual(snapshot.tools.map((tool) => tool.name), [...snapshot.tools.map((tool) => tool.name)].sort());
+
+  const meter = JSON.parse((await run(process.execPath, ['--import', 'tsx', 'bin/main.ts', 'toolmeter', '--json', '--snapshots', a])).stdout) as {
+    endpoints: { endpoint: string; tools: number; bytes: number; tokens: Record<string, number> }[];
+    total: { tools: number; bytes: number; tokens: Record<string, number> };
+  };
+  const snapshots = readSnapshots(a);
+  t.is(meter.total.tools, snapshots.reduce((n, s) => n + s.tools.length, 0));
+  t.is(meter.total.bytes, snapshots.reduce((n, s) => n + Buffer.byteLength(JSON.stringify(s.tools)), 0));
+  t.is(meter.total.tokens.o200k_base, meter.endpoints.reduce((n, e) => n + e.tokens.o200k_base!, 0));
+  t.true(meter.total.tokens.cl100k_base! > 1000);
+});
+
+test('the shipped snapshot is current: a capture reproduces catalog/snapshots byte for byte', async (t) => {
+  const dir = tempDir();
+  await captureTools(dir, { scenarioDir: EXAMPLE_SCENARIO, caDir: testCaDir() });
+  t.deepEqual(readFileSync(join(dir, 'github.json')), readFileSync('catalog/snapshots/github.json'));
+});
+
+test('killing the real server mid-run: a clear error from the bridge, a crash record, no hang', async (t) => {
+  const crashes: string[] = [];
+  const stack = await startStack({ scenarioDir: EXAMPLE_SCENARIO, ports: 'ephemeral', caDir: testCaDir(), endpoints: true, onCrash: (_id, message) => crashes.push(message) });
+  const client = new Client({ name: 'test-agent', version: '1.0.0' });
+  t.teardown(async () => { await client.close(); await stack.close(); });
+  await client.connect(new StreamableHTTPClientTransport(new URL(stack.addresses().mcp.github!)));
+  const endpoint = stack.endpoints.get('github')!.running;
+  process.kill(endpoint.pid!, 'SIGKILL');
+  await new Promise<void>((resolve) => { const poll = setInterval(() => { if (!endpoint.alive) { clearInterval(poll); resolve(); } }, 10); });
+  const error = await t.throwsAsync(client.callTool({ name: 'list_issues', arguments: { owner: 'acme', repo: 'widgets' } }));
+  t.regex(error!.message, /github MCP server is not running \(it exited with signal SIGKILL\)/);
+  t.deepEqual(crashes, ['the github MCP server exited with signal SIGKILL']);
+  await stack.world.journal.flush();
+  const records: McpRecord[] = [];
+  for await (const record of stack.world.journal.mcpRecords()) records.push(record);
+  t.truthy(records.find((r) => r.kind === 'crash' && r.error === 'server exited with signal SIGKILL'));
+});

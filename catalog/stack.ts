@@ -2,6 +2,7 @@ import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { DEFAULT_CA_DIR } from '../certs/index.js';
+import type { LoadedCatalog } from './load.js';
 import { openWorld, type OpenedWorld } from '../mocks/build.js';
 import { CallTracker } from '../mocks/core/attribution.js';
 import { serveProxyForWorld, type ServedProxy } from '../proxy/for-world.js';
@@ -15,6 +16,8 @@ import { RunningEndpoint, describeExit } from './supervisor.js';
 
 export interface StackOptions {
   scenarioDir: string;
+  /** Default: the shipped catalog. */
+  catalog?: LoadedCatalog;
   seed?: number;
   /** A new LevelDB journal here; in memory without it. */
   journalDir?: string;
@@ -73,7 +76,7 @@ export interface StackAddresses {
  * what was already started.
  */
 export async function startStack(options: StackOptions): Promise<Stack> {
-  const opened = await openWorld({ scenarioDir: options.scenarioDir, seed: options.seed, journalDir: options.journalDir });
+  const opened = await openWorld({ scenarioDir: options.scenarioDir, seed: options.seed, journalDir: options.journalDir, catalog: options.catalog });
   const { world, header, catalog, manifest } = opened;
   const closers: (() => Promise<unknown>)[] = [() => world.journal.close()];
   const closeAll = async () => {

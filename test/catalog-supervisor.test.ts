@@ -37,7 +37,7 @@ test('a native server starts with exactly the environment we give it, and its st
   process.env.TOOLBENCH_TEST_PARENT_SECRET = 'must-not-leak';
   const { endpoint, records, log } = await startProbe();
   t.teardown(() => endpoint.close());
-  t.deepEqual(endpoint.tools.map((tool) => tool.name).sort(), ['crash', 'echo', 'env_keys']);
+  t.deepEqual(endpoint.tools.map((tool) => tool.name).sort(), ['crash', 'echo', 'env_keys', 'fetch_url']);
   const result = await endpoint.callTool('env_keys', {});
   const keys = JSON.parse((result.content[0] as { text: string }).text) as string[];
   t.false(keys.includes('TOOLBENCH_TEST_PARENT_SECRET'));
@@ -47,7 +47,7 @@ test('a native server starts with exactly the environment we give it, and its st
   t.deepEqual(keys.filter((key) => !allowed.has(key)), []);
   t.regex(log(), /probe server starting/);
   const all = await records();
-  t.like(all[0], { n: 1, endpoint: 'probe', kind: 'ready', result: { tools: 3 } });
+  t.like(all[0], { n: 1, endpoint: 'probe', kind: 'ready', result: { tools: 4 } });
   t.like(all[1], { n: 2, kind: 'call', tool: 'env_keys', callId: 'probe#1', isError: false });
 });
 
@@ -82,7 +82,7 @@ test('the bridge serves the endpoint over Streamable HTTP to the SDK client, and
   const client = new Client({ name: 'test-agent', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(bridge.url)));
   t.deepEqual(client.getServerVersion(), { name: 'probe', version: '1.0.0' });
-  t.deepEqual((await client.listTools()).tools.map((tool) => tool.name).sort(), ['crash', 'echo', 'env_keys']);
+  t.deepEqual((await client.listTools()).tools.map((tool) => tool.name).sort(), ['crash', 'echo', 'env_keys', 'fetch_url']);
   const echoed = await client.callTool({ name: 'echo', arguments: { text: 'hello' } });
   t.deepEqual(echoed.content, [{ type: 'text', text: 'hello' }]);
   const crash = await t.throwsAsync(client.callTool({ name: 'crash', arguments: {} }));

@@ -71,6 +71,9 @@ async function traffic(t: import('ava').ExecutionContext, proxyWithCredential: s
     ['curl', ['-sS', '-x', proxyWithCredential, '--cacert', ca, ...auth, '-H', 'X-Dup: 1', '-H', 'X-Other: 2', '-H', 'X-Dup: 3',
       '-H', 'Content-Type: application/json', '-d', '{"title":"Split or not","body":"same bytes"}', 'https://api.github.com/repos/acme/widgets/issues']],
     ['curl', ['-sS', '-x', proxyWithCredential, ...auth, 'http://api.github.com/repos/acme/widgets/issues?per_page=2&page=2']],
+    // Over 1 KiB: curl sends `Expect: 100-continue` and waits for the interim response.
+    ['curl', ['-sS', '-x', proxyWithCredential, '--cacert', ca, ...auth, '-H', 'Content-Type: application/json',
+      '-d', JSON.stringify({ title: 'A long one', body: 'x'.repeat(3000) }), 'https://api.github.com/repos/acme/widgets/issues']],
     ['curl', ['-sS', '-x', proxyWithCredential, '--cacert', ca, 'https://example.com/']],
     ['curl', ['-sS', '-x', proxyWithCredential, '-d', 'a=1', 'http://example.com/form']],
     ['curl', ['-sS', '-x', proxy, '--cacert', ca, 'https://api.github.com/repos/acme/widgets//issues//1']],
@@ -118,6 +121,7 @@ test('the same traffic through toolbench proxy --world and through the in-proces
   t.true(single.length >= 14, `${single.length} entries`);
   const kinds = single.map((line) => (JSON.parse(line) as { attribution: { kind: string } | null }).attribution?.kind);
   t.deepEqual([...new Set(kinds)].sort(), ['blocked', 'direct', 'mcp']);
+  t.true(single.some((line) => line.includes('["Expect","100-continue"]')), 'a request waited for 100 Continue');
   // Compare entry by entry, so a failure names the first divergence rather than the whole journal.
   t.is(split.length, single.length);
   for (let i = 0; i < single.length; i++) {

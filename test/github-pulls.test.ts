@@ -211,3 +211,15 @@ test('statuses: create, list, combined state', async (t) => {
   t.is(send('POST', `/repos/acme/widgets/statuses/${sha}`, { state: 'great' }).status, 422);
   t.deepEqual(invalidEntries(send.entries), []);
 });
+
+test('deleting the head branch of an open pull request closes it, keeping its last head', async (t) => {
+  const send = sender(await exampleWorld());
+  const head = send('GET', '/repos/acme/widgets/pulls/40').json.head.sha;
+  t.is(send('DELETE', '/repos/acme/widgets/git/refs/heads/fix/format-negative').status, 204);
+  const pr = send('GET', '/repos/acme/widgets/pulls/40').json;
+  t.is(pr.state, 'closed');
+  t.false(pr.merged);
+  t.is(pr.head.sha, head);
+  t.is(pr.mergeable, null);
+  t.deepEqual(invalidEntries(send.entries), []);
+});

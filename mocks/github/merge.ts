@@ -60,8 +60,7 @@ function mergePull(gh: Gh, repo: RepoDoc, pull: PullDoc, body: Record<string, un
   const outcome = mergeCommits(gh.db.objects, base, head);
   if (outcome.kind === 'conflict' || outcome.kind === 'up-to-date') throw notMergeable();
   const now = gh.now;
-  const headOwner = pull.head.repo?.split('/')[0] ?? 'ghost';
-  const headRepoOwner = (pull.head.repo ? gh.db.repos.get(pull.head.repo)?.owner : undefined) ?? headOwner;
+  const headRepoOwner = (pull.head.repo ? gh.db.repos.get(pull.head.repo)?.owner : undefined) ?? 'ghost';
   let sha: string;
   if (method === 'merge') {
     const subject = title ?? `Merge pull request #${pull.number} from ${headRepoOwner}/${pull.head.ref}`;

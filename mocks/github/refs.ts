@@ -3,8 +3,9 @@ import { readableRepo, writableRepo } from './context.js';
 import { notFound, unprocessable } from './errors.js';
 import { isAncestor } from './git/history.js';
 import { getCommit } from './git/objects.js';
-import type { RepoDoc } from './model.js';
+import { issueKey, type RepoDoc } from './model.js';
 import { op } from './operation.js';
+import { freezePull } from './pull-state.js';
 import { optBool, readBody, reqString } from './params.js';
 import { gitRef } from './render/git.js';
 import { deleteRef, getRef, repoRefs, requireNotEmpty, setRef } from './repo-git.js';
@@ -90,10 +91,24 @@ export const refRoutes = [
     const repo = writableRepo(gh, owner, name);
     const existing = getRef(gh, repo, fullRef(ref));
     if (!existing) throw unprocessable('Reference does not exist');
+    closePullsFrom(gh, repo, existing.ref);
     deleteRef(gh, repo, existing.ref);
     return noContent();
   }),
 ];
+
+/** Open pull requests whose head or base branch is being deleted close, as on GitHub. */
+function closePullsFrom(gh: Gh, repo: RepoDoc, ref: string): void {
+  if (!ref.startsWith('refs/heads/')) return;
+  const branch = ref.slice('refs/heads/'.length);
+  const key = repo.full_name.toLowerCase();
+  for (const pull of gh.db.pulls.filter((p) => (p.head.repo === key && p.head.ref === branch) || (p.base.repo === key && p.base.ref === branch))) {
+    const issue = gh.db.issues.get(issueKey(pull.repo, pull.number));
+    if (issue?.state !== 'open') continue;
+    freezePull(gh, pull);
+    gh.db.issues.update(issueKey(pull.repo, pull.number), { state: 'closed', closed_at: gh.now, closed_by: gh.viewer?.login ?? null, updated_at: gh.now });
+  }
+}
 
 function byName(a: { ref: string }, b: { ref: string }): number {
   return a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0;

@@ -98,9 +98,10 @@ function requestId(gh: Gh): string {
 
 /** The world answered before the handler: 413 for an oversized body, 500 when a handler threw. */
 export function rejectRequest(reason: 'payload_too_large' | 'internal_error', ctx: ServiceContext): ServiceResponse {
-  const gh = makeGh(ctx, new ServiceRequest('GET', '/', [], new Uint8Array(0)), { kind: 'anonymous' });
+  const req = new ServiceRequest('GET', '/', [], new Uint8Array(0));
+  const gh = makeGh(ctx, req, { kind: 'anonymous' });
   const error = reason === 'payload_too_large'
     ? new GitHubError(413, 'Payload too large', { docs: GENERIC_DOCS })
     : new GitHubError(500, 'Server Error', { docs: GENERIC_DOCS });
-  return decorate(gh, new ServiceRequest('GET', '/', [], new Uint8Array(0)), errorResponse(error, GENERIC_DOCS), null);
+  return decorate(gh, req, errorResponse(error, GENERIC_DOCS), null);
 }

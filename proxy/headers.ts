@@ -29,6 +29,11 @@ export function worldHeaders(raw: RawHeaders): RawHeaders {
   });
 }
 
+/** Whether `name` is one of the headers the world never sees (not counting those `Connection` names). */
+export function isHopByHop(name: string): boolean {
+  return HOP_BY_HOP.has(name.toLowerCase());
+}
+
 /** The first value of `name` in a raw list (case-insensitive). */
 export function rawHeader(raw: RawHeaders, name: string): string | undefined {
   const lower = name.toLowerCase();

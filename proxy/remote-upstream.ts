@@ -1,9 +1,9 @@
-import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import httpProxy from 'http-proxy';
 import { signForwarded, type Forwarded } from './forwarded.js';
-import { FORWARDED_HEADER, worldHeaders } from './headers.js';
-import { pairHeaders, type RawHeaders, type WrittenResponse } from './http-exchange.js';
+import { FORWARDED_HEADER, isHopByHop, worldHeaders } from './headers.js';
+import { pairHeaders, type WrittenResponse } from './http-exchange.js';
 import type { Upstream } from './upstream.js';
 
 export interface RemoteUpstreamOptions {
@@ -29,16 +29,6 @@ export function remoteUpstream(options: RemoteUpstreamOptions): Upstream {
   const forwarding = new WeakMap<IncomingMessage, Forwarded>();
   const proxy = httpProxy.createProxyServer({ agent, preserveHeaderKeyCase: true, xfwd: false });
 
-  proxy.on('proxyReq', (proxyReq: ClientRequest, req: IncomingMessage) => {
-    const forwarded = forwarding.get(req);
-    if (!forwarded) return;
-    // http-proxy copies Node's lower-cased header object and normalises the path; put back the
-    // client's spelling, order and target (the world journals the signed copy either way).
-    for (const name of proxyReq.getHeaderNames()) proxyReq.removeHeader(name);
-    for (const [name, values] of groupHeaders(forwarded.headers)) proxyReq.setHeader(name, values.length === 1 ? values[0]! : values);
-    proxyReq.setHeader(FORWARDED_HEADER, signForwarded(forwarded, options.secret));
-    proxyReq.path = forwarded.target;
-  });
   proxy.on('error', (error: Error, req: IncomingMessage, res: ServerResponse | Socket) => {
     log(`cannot reach the world for ${forwarding.get(req)?.host ?? 'a request'}: ${error.message}`);
     if ('writeHead' in res && !res.headersSent) {
@@ -58,11 +48,20 @@ export function remoteUpstream(options: RemoteUpstreamOptions): Upstream {
         res.end(`toolbench proxy: the world serves no service ${to.service}\n`);
         return;
       }
-      forwarding.set(req, {
+      const forwarded: Forwarded = {
         host: to.host, method: req.method ?? 'GET', target: to.target, headers: worldHeaders(pairHeaders(req.rawHeaders)),
         attribution: to.attribution, oversize: false, refusal: null,
-      });
-      proxy.web(req, res, { target, changeOrigin: false });
+      };
+      forwarding.set(req, forwarded);
+      // http-proxy sends Node's lower-cased header object and a normalised path; the world journals
+      // the signed copy instead, so only the proxy's own headers need to stay off the wire.
+      for (const name of Object.keys(req.headers)) if (isHopByHop(name)) delete req.headers[name];
+      try {
+        proxy.web(req, res, { target, changeOrigin: false, headers: { [FORWARDED_HEADER]: signForwarded(forwarded, options.secret) } });
+      } catch (error) {
+        log(`cannot forward ${to.host}${to.target}: ${(error as Error).message}`);
+        res.destroy();
+      }
     },
     refuse(request) {
       if (!firstService) return Promise.reject(new Error('the world serves no service to journal through'));
@@ -77,17 +76,6 @@ export function remoteUpstream(options: RemoteUpstreamOptions): Upstream {
       agent.destroy();
     },
   };
-}
-
-/** Header names in first-seen order, each with its values (Node sends a name's values together). */
-function groupHeaders(headers: RawHeaders): Map<string, string[]> {
-  const grouped = new Map<string, { name: string; values: string[] }>();
-  for (const [name, value] of headers) {
-    const entry = grouped.get(name.toLowerCase());
-    if (entry) entry.values.push(value);
-    else grouped.set(name.toLowerCase(), { name, values: [value] });
-  }
-  return new Map([...grouped.values()].map(({ name, values }) => [name, values]));
 }
 
 /** A flagged request to a world port; resolves to the world's response without transport headers. */

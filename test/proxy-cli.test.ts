@@ -71,8 +71,8 @@ async function traffic(t: import('ava').ExecutionContext, proxyWithCredential: s
     ['curl', ['-sS', '-x', proxyWithCredential, '--cacert', ca, ...auth, '-H', 'X-Dup: 1', '-H', 'X-Other: 2', '-H', 'X-Dup: 3',
       '-H', 'Content-Type: application/json', '-d', '{"title":"Split or not","body":"same bytes"}', 'https://api.github.com/repos/acme/widgets/issues']],
     ['curl', ['-sS', '-x', proxyWithCredential, ...auth, 'http://api.github.com/repos/acme/widgets/issues?per_page=2&page=2']],
-    // Over 1 KiB: curl sends `Expect: 100-continue` and waits for the interim response.
-    ['curl', ['-sS', '-x', proxyWithCredential, '--cacert', ca, ...auth, '-H', 'Content-Type: application/json',
+    // `Expect: 100-continue`: curl waits for the interim response before sending the body.
+    ['curl', ['-sS', '-x', proxyWithCredential, '--cacert', ca, ...auth, '-H', 'Content-Type: application/json', '-H', 'Expect: 100-continue',
       '-d', JSON.stringify({ title: 'A long one', body: 'x'.repeat(3000) }), 'https://api.github.com/repos/acme/widgets/issues']],
     ['curl', ['-sS', '-x', proxyWithCredential, '--cacert', ca, 'https://example.com/']],
     ['curl', ['-sS', '-x', proxyWithCredential, '-d', 'a=1', 'http://example.com/form']],

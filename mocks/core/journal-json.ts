@@ -7,7 +7,8 @@ export interface JsonBody {
   size: number;
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a leading byte-order mark in the text, so the body round-trips exactly.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export function bodyToJson(body: Uint8Array): JsonBody {
   try {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { Level } from 'level';
 import { Packr } from 'msgpackr';
 import { ToolbenchError } from './errors.js';
@@ -138,13 +138,13 @@ export class LevelJournal implements Journal {
     const db: Db = new Level(dir, { keyEncoding: 'utf8', valueEncoding: 'view', createIfMissing: false });
     await openDb(db, dir);
     try {
-      const format = decode(await db.get(KEY_FORMAT), dir, 'format record') as { format?: unknown } | undefined;
+      const format = decode(await read(db, KEY_FORMAT, dir), dir, 'format record') as { format?: unknown } | undefined;
       if (format === undefined) throw corrupt(dir, 'it has no format record (is it a toolbench journal?)');
       if (format.format !== JOURNAL_FORMAT) {
         throw new ToolbenchError('TB_ERR_JOURNAL_VERSION',
           `journal ${dir} has format ${JSON.stringify(format.format)}; this toolbench reads format ${JOURNAL_FORMAT}`);
       }
-      const parsed = JournalHeaderSchema.safeParse(decode(await db.get(KEY_HEADER), dir, 'header'));
+      const parsed = JournalHeaderSchema.safeParse(decode(await read(db, KEY_HEADER, dir), dir, 'header'));
       if (!parsed.success) throw corrupt(dir, `its header is invalid (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
       return new LevelJournal(db, parsed.data, dir);
     } catch (error) {
@@ -198,11 +198,24 @@ async function openDb(db: Db, dir: string): Promise<void> {
   try {
     await db.open();
   } catch (error) {
-    const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
-    if (/lock/i.test(cause)) {
-      throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `journal ${dir} is in use by another process (${cause})`, { cause: error });
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.message ?? (error as Error).message;
+    if (cause?.code === 'LEVEL_LOCKED') {
+      throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `journal ${dir} is in use by another process (${why})`, { cause: error });
     }
-    throw corrupt(dir, `LevelDB cannot open it: ${cause}`, error);
+    if (statSync(dir, { throwIfNoEntry: false })?.isDirectory() === false) {
+      throw corrupt(dir, 'it is a file, not a journal directory', error);
+    }
+    throw corrupt(dir, `LevelDB cannot open it: ${why}`, error);
+  }
+}
+
+/** A read that LevelDB refuses (a damaged table file) is a corrupt journal, with a code. */
+async function read(db: Db, key: string, dir: string): Promise<Uint8Array | undefined> {
+  try {
+    return await db.get(key);
+  } catch (error) {
+    throw corrupt(dir, `LevelDB cannot read ${key}: ${(error as { cause?: Error }).cause?.message ?? (error as Error).message}`, error);
   }
 }
 

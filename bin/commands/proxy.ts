@@ -15,10 +15,10 @@ export interface ProxyArgs {
 }
 
 /** Options shared by `toolbench world` and `toolbench proxy`. */
-export function proxyOptions<T>(y: Argv<T>, defaults: string) {
+export function proxyOptions<T>(y: Argv<T>, defaults: { proxy: string; tls: string }) {
   return y
-    .option('proxy-port', { type: 'number', describe: `Explicit proxy port, what HTTPS_PROXY points at (0 = any free port; default ${defaults})` })
-    .option('tls-port', { type: 'number', describe: 'Transparent TLS port, routed by SNI (0 = any free port; default 8443 with the proxy\'s default ports, else any)' })
+    .option('proxy-port', { type: 'number', describe: `Explicit proxy port, what HTTPS_PROXY points at (0 = any free port; default ${defaults.proxy})` })
+    .option('tls-port', { type: 'number', describe: `Transparent TLS port, routed by SNI (0 = any free port; default ${defaults.tls})` })
     .option('ca-dir', { type: 'string', default: DEFAULT_CA_DIR, describe: 'CA directory (made if missing; see `toolbench certs`)' })
     .option('client', { type: 'string', array: true, default: [] as string[], describe: 'Issue a proxy credential for this MCP endpoint name (repeatable); its requests are attributed `mcp`' });
 }
@@ -43,7 +43,7 @@ interface ProxyCommandArgs extends ProxyArgs {
 export const proxyCommand: CommandModule<{}, ProxyCommandArgs> = {
   command: 'proxy',
   describe: 'Run the proxy alone in front of a world in another process (`toolbench world --secret-file`)',
-  builder: (y) => proxyOptions(y, '8080')
+  builder: (y) => proxyOptions(y, { proxy: '8080', tls: '8443' })
     .option('world', { type: 'string', demandOption: true, describe: 'The world\'s admin URL, e.g. http://127.0.0.1:8100' })
     .option('secret-file', { type: 'string', demandOption: true, describe: 'The world\'s secret (the file its --secret-file made)' })
     .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })

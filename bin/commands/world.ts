@@ -21,7 +21,7 @@ interface WorldArgs extends ProxyArgs {
 export const worldCommand: CommandModule<{}, WorldArgs> = {
   command: 'world',
   describe: 'Serve a scenario\'s world: every service on a plain-HTTP port, the admin API, and the TLS proxy',
-  builder: (y) => proxyOptions(y, '8080, or any with --ports ephemeral')
+  builder: (y) => proxyOptions(y, { proxy: '8080, any with --ports ephemeral', tls: '8443, any with --ports ephemeral' })
     .option('scenario', { type: 'string', default: DEFAULT_SCENARIO, describe: 'Scenario directory (holds scenario.toml and dataset/)' })
     .option('seed', seedOption)
     .option('admin-port', { type: 'number', default: 8100, describe: 'Admin API port (0 = any free port)' })

@@ -25,7 +25,8 @@ const TRANSPORT_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encodin
  */
 export function remoteUpstream(options: RemoteUpstreamOptions): Upstream {
   const log = options.log ?? ((message: string) => process.stderr.write(`toolbench proxy: ${message}\n`));
-  const agent = new Agent({ keepAlive: true });
+  // Idle connections to the world are dropped before its 5 s keep-alive timeout can race a reuse.
+  const agent = new Agent({ keepAlive: true, timeout: 4_000 });
   const forwarding = new WeakMap<IncomingMessage, Forwarded>();
   const proxy = httpProxy.createProxyServer({ agent, preserveHeaderKeyCase: true, xfwd: false });
 

@@ -3,6 +3,8 @@ import { hideBin } from 'yargs/helpers';
 import { catalogCommand } from './commands/catalog.js';
 import { toolmeterCommand } from './commands/toolmeter.js';
 import { worldCommand } from './commands/world.js';
+import { recordCommand } from './commands/record.js';
+import { demoCommand } from './commands/demo.js';
 import { proxyCommand } from './commands/proxy.js';
 import { certsCommand } from './commands/certs.js';
 import { replayCommand } from './commands/replay.js';
@@ -17,6 +19,8 @@ await yargs(hideBin(process.argv))
   .scriptName('toolbench')
   .usage('$0 <command> [options]\n\nA deterministic world for testing LLM agents that call real MCP servers.')
   .command(worldCommand)
+  .command(recordCommand)
+  .command(demoCommand)
   .command(proxyCommand)
   .command(certsCommand)
   .command(catalogCommand)

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { GroupSchema } from '../catalog/schema.js';
 import { readTomlFile, TomlFileError } from '../catalog/toml-file.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
+import { ExpectSchema, OracleSchema } from './expectations.js';
 
 /** `scenario.toml`: what a scenario is and how its world starts. */
 export const ScenarioManifestSchema = z.object({
@@ -22,6 +23,8 @@ export const ScenarioManifestSchema = z.object({
    * by service id: e.g. a GitHub token of one of the dataset's users.
    */
   credentials: z.record(z.string().min(1)).default({}),
+  expect: ExpectSchema.default({}),
+  oracle: OracleSchema.default({}),
 }).strict();
 export type ScenarioManifest = z.infer<typeof ScenarioManifestSchema>;
 

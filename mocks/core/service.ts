@@ -1,8 +1,9 @@
 import type { z } from 'zod';
+import type { FaultKind } from './fault-plan.js';
 import type { ServiceRequest, ServiceResponse } from './http.js';
 import type { SeededIds } from './ids.js';
 import type { Route } from './router.js';
-import type { DocumentStore } from './store.js';
+import type { DocumentStore, StoreDump } from './store.js';
 
 /** What a service's code may touch while loading its dataset. */
 export interface LoadContext {
@@ -23,6 +24,17 @@ export interface ServiceContext extends LoadContext {
 /** Why the world answered before (or instead of) the handler. */
 export type RejectReason = 'payload_too_large' | 'internal_error';
 
+/** A fault the world answers with instead of running the handler (docs/faults.md). */
+export interface FaultOrder {
+  /**
+   * `429`…`503`: that error; `reset`: an answer the transport cuts mid-body (a 502 is usual);
+   * `timeout`: what a gateway answers after holding the request (a 504 is usual).
+   */
+  readonly kind: FaultKind;
+  /** Seconds for `Retry-After` on a 429 or 503, from the plan. */
+  readonly retryAfter: number;
+}
+
 /**
  * One mocked service. `handle` must be a pure, synchronous function of the request and the
  * context: no wall clock, no `Math.random`, no environment, no I/O. If it throws, the world rolls
@@ -36,6 +48,22 @@ export interface ServiceDefinition<D = any> {
   load(data: D, ctx: LoadContext): void;
   handle(req: ServiceRequest, ctx: ServiceContext): ServiceResponse;
   reject(reason: RejectReason, ctx: ServiceContext): ServiceResponse;
+  /**
+   * The service's own answer for a fault (GitHub's secondary rate limit, Slack's `ratelimited`);
+   * without it the world answers generically (faults.ts). Pure like `handle`, and read-only: the
+   * world rolls back anything it writes.
+   */
+  fault?(order: FaultOrder, req: ServiceRequest, ctx: ServiceContext): ServiceResponse;
   /** The service's routes, when it has them as data: `toolbench audit` groups calls by their patterns. */
   readonly routes?: readonly Route<any>[];
+  /**
+   * Fields the grader leaves out of state diffs, by collection: IDs, timestamps, counters that
+   * change as a side effect. `'*'` leaves out the whole collection (e.g. rate-limit counters).
+   */
+  readonly volatile?: Readonly<Record<string, '*' | readonly string[]>>;
+  /**
+   * Derived collections for grading, computed from the store (e.g. GitHub's files on each
+   * branch, read from git objects), so scenarios can state expectations on them.
+   */
+  views?(store: DocumentStore): StoreDump;
 }

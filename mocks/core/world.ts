@@ -1,10 +1,13 @@
+import type { Exchange, PlannedFault, WorldAddon } from './addon.js';
 import { LogicalClock, httpDate } from './clock.js';
 import { ToolbenchError, isToolbenchError } from './errors.js';
+import type { FaultPlan } from './fault-plan.js';
+import { faultAddon, genericFaultResponse } from './faults.js';
 import { ServiceRequest, bytes, type HeaderList, type ServiceResponse } from './http.js';
 import { SeededIds, type IdCounters } from './ids.js';
-import type { Attribution, JournalEntry } from './journal-format.js';
+import type { Attribution, Fault, JournalEntry } from './journal-format.js';
 import type { Journal } from './journal.js';
-import type { ServiceContext, ServiceDefinition } from './service.js';
+import type { FaultOrder, ServiceContext, ServiceDefinition } from './service.js';
 import { DocumentStore, type StoreDump, type StoreSnapshot } from './store.js';
 
 /** A request as the world receives it from any listener (plain port, proxy, replay). */
@@ -25,6 +28,8 @@ export interface WorldRequest {
 
 export interface WorldResponse extends ServiceResponse {
   seq: number;
+  /** The fault applied (as journaled): the transport waits `latencyMs`, cuts a reset, holds a timeout. */
+  fault: Fault | null;
 }
 
 /** One hosted service: its catalog hostnames, its code and its parsed dataset. */
@@ -43,6 +48,16 @@ export interface WorldConfig {
   journal: Journal;
   /** Told when a handler throws (a bug in a mock); default: a line on stderr. */
   onHandlerError?: (error: unknown, service: string, request: WorldRequest) => void;
+  /** The fault plan (docs/faults.md); applied by the fault addon, before any of `addons`. */
+  faults?: FaultPlan;
+  addons?: readonly WorldAddon[];
+  /** Told when an addon's hook throws; default: a line on stderr. The other addons still run. */
+  onAddonError?: (error: unknown, addon: string) => void;
+  /**
+   * What listeners do with a fault's latency and a timeout's hold: wait in real time (`real`, the
+   * default: recording) or answer at once (`skip`: replay). Never changes a byte.
+   */
+  latency?: 'real' | 'skip';
 }
 
 interface ServiceRuntime {
@@ -62,10 +77,12 @@ export class World {
   readonly journal: Journal;
   private readonly runtimes = new Map<string, ServiceRuntime>();
   private readonly byHost = new Map<string, string>();
+  private readonly addons: readonly WorldAddon[];
 
   constructor(readonly config: WorldConfig) {
     this.clock = new LogicalClock(config.epochMs, config.tickMs);
     this.journal = config.journal;
+    this.addons = [...(config.faults?.rules.length ? [faultAddon(config.faults.rules)] : []), ...(config.addons ?? [])];
     for (const hosted of config.services) {
       const store = new DocumentStore();
       const ids = new SeededIds(config.seed, hosted.id);
@@ -93,18 +110,24 @@ export class World {
   async dispatch(request: WorldRequest): Promise<WorldResponse> {
     const entry = this.process(request);
     await this.journal.append(entry);
-    return { seq: entry.seq, ...entry.response };
+    return { seq: entry.seq, ...entry.response, fault: entry.fault };
   }
 
-  /** The synchronous part of dispatch: sequence number, handler, state change, journal entry. */
+  /**
+   * The synchronous part of dispatch: sequence number, addons (the fault plan), then the handler
+   * and its state change, or the service's answer for a fault instead; the journal entry.
+   */
   process(request: WorldRequest): JournalEntry {
     const tick = this.clock.next();
     const serviceId = request.service ?? this.serviceForHost(request.host) ?? null;
     const runtime = serviceId === null ? undefined : this.runtimes.get(serviceId);
-    const serviceResponse = runtime
-      ? this.runHandler(runtime, request, tick.seq, tick.nowMs)
-      : misdirected(request.host);
-    return entryFor(tick, runtime ? runtime.hosted.id : null, request, serviceResponse, request.attribution ?? null);
+    if (!runtime) return entryFor(tick, null, request, misdirected(request.host), request.attribution ?? null);
+    const fault = this.runAddons(runtime, request, tick);
+    const serviceResponse = fault !== null && fault.kind !== 'latency'
+      ? this.renderFault(runtime, request, { kind: fault.kind, retryAfter: fault.retryAfter }, tick.seq, tick.nowMs)
+      : this.runHandler(runtime, request, tick.seq, tick.nowMs);
+    const journaled: Fault | null = fault && { kind: fault.kind, latencyMs: fault.latencyMs, rule: fault.rule, n: fault.n };
+    return entryFor(tick, runtime.hosted.id, request, serviceResponse, request.attribution ?? null, journaled);
   }
 
   /**
@@ -129,7 +152,53 @@ export class World {
   async recordBlocked(request: WorldRequest, response: ServiceResponse): Promise<WorldResponse> {
     const entry = this.processBlocked(request, response);
     await this.journal.append(entry);
-    return { seq: entry.seq, ...entry.response };
+    return { seq: entry.seq, ...entry.response, fault: null };
+  }
+
+  /** Every addon's `request` hook, in order; what they decided. */
+  private runAddons(runtime: ServiceRuntime, request: WorldRequest, tick: { seq: number; nowMs: number }): PlannedFault | null {
+    if (this.addons.length === 0) return null;
+    const q = request.target.indexOf('?');
+    const path = q === -1 ? request.target : request.target.slice(0, q);
+    const routes = runtime.hosted.definition.routes;
+    let endpoint: string | undefined;
+    const exchange: Exchange = {
+      seq: tick.seq, nowMs: tick.nowMs, seed: this.config.seed, service: runtime.hosted.id, request, path,
+      get endpoint() {
+        const method = request.method === 'HEAD' ? 'GET' : request.method;
+        return endpoint ??= `${request.method} ${routes?.find((r) => r.method === method && r.match(path) !== null)?.pattern ?? path}`;
+      },
+      fault: null,
+    };
+    for (const addon of this.addons) {
+      try {
+        addon.request?.(exchange);
+      } catch (error) {
+        (this.config.onAddonError ?? reportAddonError)(error, addon.name);
+      }
+    }
+    return exchange.fault;
+  }
+
+  /** The service's answer for a fault (else the generic one); whatever it writes is rolled back. */
+  private renderFault(runtime: ServiceRuntime, request: WorldRequest, order: FaultOrder, seq: number, nowMs: number): ServiceResponse {
+    const { hosted, store, ids } = runtime;
+    const render = hosted.definition.fault;
+    if (!render) return genericFaultResponse(order);
+    const ctx: ServiceContext = { service: hosted.id, store, ids, epochMs: this.config.epochMs, seq, nowMs };
+    const counters = ids.snapshot();
+    let response: ServiceResponse = genericFaultResponse(order);
+    try {
+      store.transaction(() => {
+        response = render.call(hosted.definition, order, new ServiceRequest(request.method, request.target, request.headers, request.body), ctx);
+        throw ROLLBACK;
+      });
+    } catch (error) {
+      if (error !== ROLLBACK) (this.config.onHandlerError ?? reportHandlerError)(error, hosted.id, request);
+    } finally {
+      ids.restore(counters);
+    }
+    return response;
   }
 
   private runHandler(runtime: ServiceRuntime, request: WorldRequest, seq: number, nowMs: number): ServiceResponse {
@@ -156,6 +225,13 @@ export class World {
       runtime.store.restore(runtime.initial.store);
       runtime.ids.restore(runtime.initial.ids);
     }
+    for (const addon of this.addons) {
+      try {
+        addon.reset?.();
+      } catch (error) {
+        (this.config.onAddonError ?? reportAddonError)(error, addon.name);
+      }
+    }
     const body = bytes(JSON.stringify({ ok: true, seq: tick.seq }));
     const entry: JournalEntry = {
       seq: tick.seq,
@@ -171,7 +247,7 @@ export class World {
       fault: null,
     };
     await this.journal.append(entry);
-    return { seq: tick.seq, ...entry.response };
+    return { seq: tick.seq, ...entry.response, fault: null };
   }
 
   /** Every service's documents (a copy). */
@@ -180,15 +256,41 @@ export class World {
     for (const [id, runtime] of this.runtimes) out[id] = runtime.store.dump();
     return out;
   }
+
+  /** What a grader compares: every service's documents plus its derived views, now or as loaded. */
+  gradingState(when: 'now' | 'initial' = 'now'): Record<string, StoreDump> {
+    const out: Record<string, StoreDump> = {};
+    for (const [id, runtime] of this.runtimes) {
+      let store = runtime.store;
+      if (when === 'initial') {
+        store = new DocumentStore();
+        store.restore(runtime.initial.store);
+      }
+      out[id] = { ...store.dump(), ...runtime.hosted.definition.views?.(store) };
+    }
+    return out;
+  }
+
+  /** A service's definition (for its volatile fields and views). */
+  definition(service: string): ServiceDefinition | undefined {
+    return this.runtimes.get(service)?.hosted.definition;
+  }
 }
 
 function reportHandlerError(error: unknown, service: string, request: WorldRequest): void {
   process.stderr.write(`toolbench: ${service} handler failed on ${request.method} ${request.target}: ${(error as Error)?.stack ?? error}\n`);
 }
 
+function reportAddonError(error: unknown, addon: string): void {
+  process.stderr.write(`toolbench: addon ${addon} failed: ${(error as Error)?.stack ?? error}\n`);
+}
+
+/** Thrown inside a fault's rendering transaction so that it always rolls back. */
+const ROLLBACK = Symbol('rollback');
+
 /** The journal entry of one request: the world's own headers around the service's, in a fixed order. */
 function entryFor(tick: { seq: number; nowMs: number }, service: string | null, request: WorldRequest,
-  serviceResponse: ServiceResponse, attribution: Attribution | null): JournalEntry {
+  serviceResponse: ServiceResponse, attribution: Attribution | null, fault: Fault | null = null): JournalEntry {
   const headers: HeaderList = [
     ['Date', httpDate(tick.nowMs)],
     ...serviceResponse.headers,
@@ -210,7 +312,7 @@ function entryFor(tick: { seq: number; nowMs: number }, service: string | null, 
       body: request.method === 'HEAD' ? new Uint8Array(0) : serviceResponse.body,
     },
     attribution,
-    fault: null,
+    fault,
   };
 }
 

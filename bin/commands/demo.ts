@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import type { CommandModule } from 'yargs';
+import { DEFAULT_CA_DIR } from '../../certs/index.js';
+import { colors } from '../../replay/colors.js';
+import { formatReport } from '../../replay/report.js';
+import { verifyJournal } from '../../replay/verify.js';
+import { recordTrial } from '../../scenarios/record.js';
+import { DEFAULT_SCENARIO } from '../shared.js';
+import { summary } from './record.js';
+
+interface DemoArgs {
+  scenario: string;
+  'ca-dir': string;
+}
+
+/**
+ * The README's main job: one trial of the example scenario with the oracle agent, graded, then
+ * its journal replayed against a fresh world and verified byte for byte.
+ */
+export const demoCommand: CommandModule<{}, DemoArgs> = {
+  command: 'demo',
+  describe: 'Record the example scenario with the oracle agent, grade it, then replay --verify its journal',
+  builder: (y) => y
+    .option('scenario', { type: 'string', default: DEFAULT_SCENARIO, describe: 'Scenario directory' })
+    .option('ca-dir', { type: 'string', default: DEFAULT_CA_DIR, describe: 'CA directory (made if missing)' }),
+  handler: async (args) => {
+    let n = 1;
+    while (existsSync(`runs/demo-${n}`)) n++;
+    const { result, outDir, journalDir } = await recordTrial({
+      scenarioDir: args.scenario, outDir: `runs/demo-${n}`, agent: 'oracle', caDir: args['ca-dir'], echo: true, timeoutMs: 300_000,
+    });
+    process.stdout.write(summary(result, outDir));
+    const report = await verifyJournal(journalDir);
+    process.stdout.write(formatReport(report, colors(process.env.NO_COLOR)));
+    if (result.reward !== 1 || report.verdict !== 'identical') {
+      process.stderr.write('toolbench demo: the oracle should score 1 and its journal replay identically; this is a bug\n');
+      process.exitCode = 1;
+    }
+  },
+};

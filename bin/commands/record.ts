@@ -1,0 +1,94 @@
+import { existsSync } from 'node:fs';
+import chalk from 'chalk';
+import type { CommandModule } from 'yargs';
+import { DEFAULT_CA_DIR } from '../../certs/index.js';
+import { BUILT_IN_AGENTS, type BuiltInAgent } from '../../scenarios/agents/index.js';
+import type { TrialResult } from '../../scenarios/grade/result.js';
+import { recordTrial } from '../../scenarios/record.js';
+import { ToolbenchError } from '../../mocks/core/errors.js';
+import { DEFAULT_SCENARIO, seedOption } from '../shared.js';
+
+interface RecordArgs {
+  scenario: string;
+  out?: string;
+  seed?: number;
+  agent?: BuiltInAgent;
+  'ca-dir': string;
+  timeout: number;
+  json: boolean;
+  quiet: boolean;
+  '--'?: (string | number)[];
+}
+
+export const recordCommand: CommandModule<{}, RecordArgs> = {
+  command: 'record [options] [-- AGENT...]',
+  describe: 'Run one trial: world, proxy and MCP endpoints up, the agent run, the result graded and journaled',
+  builder: (y) => y
+    .parserConfiguration({ 'populate--': true })
+    .option('scenario', { type: 'string', default: DEFAULT_SCENARIO, describe: 'Scenario directory' })
+    .option('out', { type: 'string', describe: 'New folder for journal/, result.json, mcp.json, logs/ (default: runs/<scenario>-<agent>-<n>)' })
+    .option('seed', seedOption)
+    .option('agent', { choices: BUILT_IN_AGENTS, describe: 'A built-in agent (oracle: the scenario\'s solution; nop: nothing); default oracle unless a command follows --' })
+    .option('ca-dir', { type: 'string', default: DEFAULT_CA_DIR, describe: 'CA directory (made if missing)' })
+    .option('timeout', { type: 'number', default: 1800, describe: 'Seconds before the agent is stopped (0: no limit)' })
+    .option('json', { type: 'boolean', default: false, describe: 'Print result.json instead of the summary' })
+    .option('quiet', { type: 'boolean', default: false, describe: 'Do not echo the agent\'s output' })
+    .example('$0 record --agent oracle', 'the example scenario, solved by its oracle')
+    .example('$0 record --scenario scenarios/code/github/fix-typo --out runs/t1 -- claude -p "$TOOLBENCH_INSTRUCTION" --mcp-config "$TOOLBENCH_MCP_CONFIG"', 'your own agent'),
+  handler: async (args) => {
+    const command = (args['--'] ?? []).map(String);
+    if (command.length > 0 && args.agent) throw new ToolbenchError('TB_ERR_USAGE', 'give either --agent or a command after --, not both');
+    const agent = command.length > 0 ? { command } : (args.agent ?? 'oracle');
+    const label = typeof agent === 'string' ? agent : 'agent';
+    const out = args.out ?? defaultOut(args.scenario, label);
+    const abort = new AbortController();
+    let interrupts = 0;
+    const onSignal = () => {
+      interrupts += 1;
+      if (interrupts > 1) process.exit(130);
+      process.stderr.write('toolbench record: stopping the agent; the journal and an interrupted result will still be written (Ctrl-C again to quit at once)\n');
+      abort.abort();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    try {
+      const { result, outDir } = await recordTrial({
+        scenarioDir: args.scenario, outDir: out, seed: args.seed, agent, caDir: args['ca-dir'],
+        timeoutMs: args.timeout * 1000, signal: abort.signal, echo: !args.quiet && !args.json,
+      });
+      if (args.json) process.stdout.write(JSON.stringify(result) + '\n');
+      else process.stdout.write(summary(result, outDir));
+      if (result.interrupted) process.exitCode = 130;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  },
+};
+
+function defaultOut(scenario: string, agent: string): string {
+  const name = scenario.replace(/\/+$/, '').split('/').slice(-2).join('-');
+  let n = 1;
+  // A fresh folder each time: runs/<scenario>-<agent>-<n>.
+  for (;; n++) {
+    const candidate = `runs/${name}-${agent}-${n}`;
+    if (!existsSync(candidate)) return candidate;
+  }
+}
+
+export function summary(result: TrialResult, outDir: string): string {
+  const mark = (ok: boolean) => (ok ? chalk.green('pass') : chalk.red('FAIL'));
+  const lines = [
+    '',
+    `${chalk.bold(result.scenario)}  agent ${result.agent}  seed ${result.seed}${result.interrupted ? chalk.yellow('  (interrupted)') : ''}`,
+    `  reward ${result.reward === 1 ? chalk.green('1') : chalk.red('0')}  outcome ${result.outcome_code}  R_c ${result.r_c.toFixed(2)}  R_b ${result.r_b.toFixed(4)}`,
+    `  state ${mark(result.state_ok)}  required calls ${mark(result.required_calls_ok)}  forbidden calls ${mark(result.forbidden_calls_ok)}  answer ${mark(result.answer_ok)}`,
+    `  api_calls ${result.api_calls}  mcp_bypass ${result.mcp_bypass}  mcp tool calls ${result.mcp_calls}  world requests ${result.world_requests}`
+      + `  agent exit ${result.agent_exit.signal ?? result.agent_exit.code}`,
+    ...result.checks.filter((c) => !c.ok).map((c) => `  ${chalk.red('✗')} ${c.kind}: ${c.description} (${c.detail})`),
+    ...result.unintended.slice(0, 5).map((u) => `  ${chalk.yellow('!')} unintended: ${u}`),
+    `  ${outDir}/result.json, journal at ${outDir}/journal`,
+    '',
+  ];
+  return lines.join('\n');
+}

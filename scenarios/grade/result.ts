@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/** `result.json`: one trial's grade. Its zod schema is the format's single source of truth. */
+export const CheckResultSchema = z.object({
+  kind: z.enum(['state', 'required_call', 'forbidden_call', 'answer']),
+  ok: z.boolean(),
+  description: z.string(),
+  detail: z.string(),
+});
+
+export const TrialResultSchema = z.object({
+  format: z.literal(1),
+  scenario: z.string(),
+  seed: z.number().int(),
+  agent: z.string(),
+  state_ok: z.boolean(),
+  required_calls_ok: z.boolean(),
+  forbidden_calls_ok: z.boolean(),
+  answer_ok: z.boolean(),
+  /** 1 when all four checks pass, else 0. */
+  reward: z.union([z.literal(0), z.literal(1)]),
+  /** 0 pass, 1 fail, 2 context overflow. */
+  outcome_code: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  api_calls: z.number().int().nonnegative(),
+  mcp_bypass: z.number().int().nonnegative(),
+  mcp_calls: z.number().int().nonnegative(),
+  r_c: z.number().min(0).max(1),
+  r_b: z.number().min(0),
+  unintended_changes: z.number().int().nonnegative(),
+  unintended: z.array(z.string()),
+  checks: z.array(CheckResultSchema),
+  interrupted: z.boolean(),
+  agent_exit: z.object({ code: z.number().int().nullable(), signal: z.string().nullable() }),
+  /** The last world sequence number: the journal's length. */
+  world_requests: z.number().int().nonnegative(),
+});
+export type TrialResult = z.infer<typeof TrialResultSchema>;
+
+/** What an agent writes (to its answer file or its output) when its context overflowed. */
+export const OVERFLOW_MARKER = 'TOOLBENCH_CONTEXT_OVERFLOW';

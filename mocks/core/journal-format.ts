@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FAULT_KINDS, FaultPlanSchema } from './fault-plan.js';
 
 /**
  * The journal's on-disk format: the single source of truth for what a trial recorded.
@@ -23,6 +24,8 @@ export const JournalHeaderSchema = z.object({
   tickMs: z.number().positive(),
   /** Where the scenario was loaded from, to find it again on replay. */
   scenarioDir: z.string(),
+  /** The fault plan the world ran with (scenario rules and `--chaos` preset); absent: none. */
+  faults: FaultPlanSchema.optional(),
 });
 export type JournalHeader = z.infer<typeof JournalHeaderSchema>;
 
@@ -36,10 +39,17 @@ export const AttributionSchema = z.object({
 });
 export type Attribution = z.infer<typeof AttributionSchema>;
 
-/** A fault the world applied instead of (or on top of) the handler's answer. */
+/**
+ * A fault the world applied (docs/faults.md): `latency` delays the handler's answer; any other
+ * kind answered instead of the handler, which never ran. `latencyMs` is real time waited on record
+ * (a timeout's hold included) and never on replay. `rule` names the deciding rule's stream and `n`
+ * says which matching request of its endpoint this was.
+ */
 export const FaultSchema = z.object({
-  kind: z.string(),
+  kind: z.enum(['latency', ...FAULT_KINDS]),
   latencyMs: z.number().nonnegative().default(0),
+  rule: z.string().optional(),
+  n: z.number().int().positive().optional(),
 });
 export type Fault = z.infer<typeof FaultSchema>;
 

@@ -64,7 +64,8 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === bare || candidate.trim() === '*');
 }
 
-function decorate(gh: Gh, req: ServiceRequest, response: ServiceResponse, rate: RateState | null, etag: string | null = null): ServiceResponse {
+/** GitHub's headers around an answer, in GitHub's order (faults.ts dresses fault answers with them too). */
+export function decorate(gh: Gh, req: ServiceRequest, response: ServiceResponse, rate: RateState | null, etag: string | null = null): ServiceResponse {
   const own = response.headers.filter(([name]) => !/^(content-type|x-github-media-type)$/i.test(name));
   const headers: HeaderList = [];
   const contentType = headerValue(response.headers, 'content-type');
@@ -91,7 +92,7 @@ function decorate(gh: Gh, req: ServiceRequest, response: ServiceResponse, rate: 
 }
 
 /** `CB1D:3F2A:1234567:12345678:6650A1B2`-shaped, from (seed, sequence number). */
-function requestId(gh: Gh): string {
+export function requestId(gh: Gh): string {
   const hex = gh.ctx.ids.opaque('request', gh.ctx.seq).toUpperCase();
   return [hex.slice(0, 4), hex.slice(4, 8), hex.slice(8, 15), hex.slice(15, 22), hex.slice(22, 30)].join(':');
 }

@@ -5,6 +5,7 @@ import { toolmeterCommand } from './commands/toolmeter.js';
 import { worldCommand } from './commands/world.js';
 import { recordCommand } from './commands/record.js';
 import { demoCommand } from './commands/demo.js';
+import { scenarioCommand } from './commands/scenario.js';
 import { proxyCommand } from './commands/proxy.js';
 import { certsCommand } from './commands/certs.js';
 import { replayCommand } from './commands/replay.js';
@@ -21,6 +22,7 @@ await yargs(hideBin(process.argv))
   .command(worldCommand)
   .command(recordCommand)
   .command(demoCommand)
+  .command(scenarioCommand)
   .command(proxyCommand)
   .command(certsCommand)
   .command(catalogCommand)

@@ -5,9 +5,13 @@ import type { CheckResult } from './state.js';
 
 const utf8 = new TextDecoder();
 
-/** `/repos/:owner/:repo/issues` → a regex: `:x` one segment, `*` the rest of a segment, `**` anything. */
+/**
+ * `/repos/:owner/:repo/issues` → a regex: `:x` one segment, `*` the rest of a segment, `**`
+ * anything; a final `/**` also matches the bare prefix (`/repos/acme/infra/**` matches `/repos/acme/infra`).
+ */
 export function pathPattern(pattern: string): RegExp {
-  const source = pattern.split(/(\*\*|\*|:[A-Za-z_][A-Za-z0-9_]*)/).map((part) => {
+  const source = pattern.split(/(\/\*\*$|\*\*|\*|:[A-Za-z_][A-Za-z0-9_]*)/).map((part) => {
+    if (part === '/**') return '(?:/.*)?';
     if (part === '**') return '.*';
     if (part === '*') return '[^/]*';
     if (part.startsWith(':')) return '[^/]+';

@@ -1,0 +1,65 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadCatalog, type LoadedCatalog } from '../catalog/load.js';
+import { DEFAULT_SNAPSHOT_DIR, readSnapshots } from '../catalog/snapshots.js';
+import { prepareWorld } from '../mocks/build.js';
+import { isToolbenchError } from '../mocks/core/errors.js';
+import { MemoryJournal } from '../mocks/core/journal.js';
+import { World } from '../mocks/core/world.js';
+import { withIgnores } from './grade/index.js';
+import { volatileProblems, type VolatileFields } from './grade/state.js';
+
+/** Every scenario folder (one holding scenario.toml) under `root`, sorted. */
+export function findScenarios(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    if (existsSync(join(dir, 'scenario.toml'))) out.push(dir);
+    for (const name of readdirSync(dir).sort()) {
+      const child = join(dir, name);
+      if (name !== 'dataset' && name !== 'node_modules' && statSync(child).isDirectory()) walk(child);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/**
+ * All that is wrong with a scenario, each naming its file and field: the manifest and datasets
+ * (through their schemas), the instruction, the oracle's endpoints and tools, and every volatile
+ * or ignored field against the scenario's own initial state.
+ */
+export function validateScenario(dir: string, catalog: LoadedCatalog = loadCatalog(), snapshotDir = DEFAULT_SNAPSHOT_DIR): string[] {
+  const problems: string[] = [];
+  const manifestPath = join(resolve(dir), 'scenario.toml');
+  let prepared;
+  try {
+    prepared = prepareWorld({ scenarioDir: dir, catalog });
+  } catch (error) {
+    if (isToolbenchError(error)) return [error.message];
+    throw error;
+  }
+  const { manifest, header, services } = prepared;
+  if (!existsSync(join(resolve(dir), 'instruction.md'))) problems.push(`${join(resolve(dir), 'instruction.md')}: file not found`);
+  const tools = new Map<string, Set<string>>();
+  if (existsSync(snapshotDir)) for (const snapshot of readSnapshots(snapshotDir)) tools.set(snapshot.endpoint, new Set(snapshot.tools.map((t) => t.name)));
+  manifest.oracle.calls.forEach((call, i) => {
+    const endpoint = catalog.catalog.endpoints.find((e) => e.id === call.endpoint);
+    if (!endpoint) problems.push(`${manifestPath}: field oracle.calls[${i}].endpoint: no endpoint "${call.endpoint}" in the catalog`);
+    else if (!manifest.services.includes(endpoint.service)) problems.push(`${manifestPath}: field oracle.calls[${i}].endpoint: "${call.endpoint}" serves ${endpoint.service}, which the scenario's services do not list`);
+    else if (tools.has(call.endpoint) && !tools.get(call.endpoint)!.has(call.tool)) problems.push(`${manifestPath}: field oracle.calls[${i}].tool: ${call.endpoint} has no tool "${call.tool}"`);
+  });
+  for (const [i, e] of manifest.expect.state.entries()) {
+    if (!manifest.services.includes(e.service)) problems.push(`${manifestPath}: field expect.state[${i}].service: "${e.service}" is not one of the scenario's services`);
+  }
+  const world = new World({ seed: header.seed, epochMs: Date.parse(header.epoch), tickMs: header.tickMs, services, journal: new MemoryJournal(header) });
+  const initial = world.gradingState('initial');
+  const volatile: VolatileFields = {};
+  for (const service of world.serviceIds) {
+    const declared = world.definition(service)?.volatile;
+    if (declared) volatile[service] = { ...declared };
+  }
+  const { scenarioOnly } = withIgnores(volatile, manifest.expect.ignore);
+  for (const problem of volatileProblems(scenarioOnly, [initial], { strict: true })) problems.push(`${manifestPath}: field expect.ignore: ${problem}`);
+  for (const problem of volatileProblems(volatile, [initial], { strict: false })) problems.push(`mock ${problem.split('.')[0]}: volatile field ${problem}`);
+  return problems;
+}

@@ -1,0 +1,62 @@
+import test from 'ava';
+import { gradeTrial, GradingError } from '../scenarios/grade/index.js';
+import { pathPattern } from '../scenarios/grade/calls.js';
+import { gradeState } from '../scenarios/grade/state.js';
+import { ScenarioManifestSchema } from '../scenarios/manifest.js';
+import { matches, predicateProblems } from '../scenarios/predicates.js';
+import type { JournalEntry } from '../mocks/core/journal-format.js';
+
+test('predicates: literals, deep subsets, dotted paths and operators', (t) => {
+  const doc = { title: 'Fix bug', labels: ['bug', 'p1'], user: { login: 'alice' }, comments: 3, closed_at: null };
+  t.true(matches(doc, { title: 'Fix bug', 'user.login': 'alice' }));
+  t.true(matches(doc, { user: { login: 'alice' } }));
+  t.false(matches(doc, { title: 'fix bug' }));
+  t.true(matches(doc, { labels: { $contains: 'p1' }, comments: { $gte: 3, $lte: 3 } }));
+  t.true(matches(doc, { title: { $regex: '^Fix' }, missing: { $exists: false }, closed_at: null }));
+  t.true(matches(doc, { labels: { $len: 2 }, comments: { $in: [1, 3] }, title: { $not: 'Other' } }));
+  t.false(matches(doc, { labels: ['bug'] }), 'arrays compare whole');
+  t.true(matches([{ a: 1 }, { a: 2 }], { $any: { a: 2 } }));
+  t.deepEqual(predicateProblems({ x: { $nope: 1 }, y: { $regex: '(' } }).length, 2);
+});
+
+test('path patterns: params, single and multi-segment wildcards', (t) => {
+  t.true(pathPattern('/repos/:owner/:repo/issues').test('/repos/acme/widgets/issues'));
+  t.false(pathPattern('/repos/:owner/:repo/issues').test('/repos/acme/widgets/issues/1'));
+  t.true(pathPattern('/repos/acme/*').test('/repos/acme/widgets'));
+  t.false(pathPattern('/repos/acme/*').test('/repos/acme/widgets/issues'));
+  t.true(pathPattern('/repos/acme/infra/**').test('/repos/acme/infra'));
+  t.true(pathPattern('/repos/acme/infra/**').test('/repos/acme/infra/issues/1'));
+  t.false(pathPattern('/repos/acme/infra/**').test('/repos/acme/infrastructure'));
+  t.true(pathPattern('/**').test('/anything/at/all'));
+});
+
+const initial = { svc: { items: { a: { name: 'a', state: 'open', updated_at: 't0' }, b: { name: 'b', state: 'open', updated_at: 't0' } } } };
+
+test('state: R_c counts only the changes that were needed; R_b counts other leaves that changed and unexpected documents', (t) => {
+  const expectations = [
+    { service: 'svc', collection: 'items', where: { name: 'a' }, fields: { state: 'closed' }, absent: false, description: '' },
+    { service: 'svc', collection: 'items', where: { name: 'b' }, fields: { state: 'open' }, absent: false, description: '' },
+  ];
+  const volatile = { svc: { items: ['updated_at'] } };
+  const good = { svc: { items: { a: { name: 'a', state: 'closed', updated_at: 't1' }, b: { name: 'b', state: 'open', updated_at: 't0' } } } };
+  t.like(gradeState(expectations, initial, good, volatile), { state_ok: true, r_c: 1, r_b: 0, unintended_changes: 0 });
+  const sloppy = { svc: { items: { a: { name: 'a', state: 'open', updated_at: 't0' }, b: { name: 'B', state: 'open', updated_at: 't0' }, c: { name: 'c', state: 'open' } } } };
+  const graded = gradeState(expectations, initial, sloppy, volatile);
+  t.like(graded, { state_ok: false, r_c: 0, unintended_changes: 2 });
+  t.true(graded.r_b > 0);
+  t.deepEqual(graded.unintended, ['svc/items/b: name "b" → "B"', 'svc/items/c: new document']);
+});
+
+test('an ignore entry naming a field that does not exist is an error, not a silent skip', (t) => {
+  const scenario = ScenarioManifestSchema.parse({
+    id: 'x/y', group: 'code', services: ['svc'], epoch: '2025-01-01T00:00:00Z', expect: { ignore: ['svc.items.updatd_at'] },
+  });
+  const input = {
+    scenario, seed: 1, agent: 'nop', initial, final: initial, volatile: {}, entries: [] as JournalEntry[], mcp: [],
+    answer: null, agentOutput: '', agentExit: { code: 0, signal: null }, interrupted: false,
+  };
+  const error = t.throws(() => gradeTrial(input), { instanceOf: GradingError });
+  t.regex(error!.message, /svc\.items\.updatd_at: no such field in any items document/);
+  t.notThrows(() => gradeTrial({ ...input, scenario: { ...scenario, expect: { ...scenario.expect, ignore: ['svc.items.updated_at'] } } }));
+  t.throws(() => gradeTrial({ ...input, volatile: { svc: { items: ['nope'] } } }), { message: /svc\.items\.nope/ });
+});

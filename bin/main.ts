@@ -6,6 +6,7 @@ import { worldCommand } from './commands/world.js';
 import { recordCommand } from './commands/record.js';
 import { demoCommand } from './commands/demo.js';
 import { scenarioCommand } from './commands/scenario.js';
+import { reportCommand } from './commands/report.js';
 import { proxyCommand } from './commands/proxy.js';
 import { certsCommand } from './commands/certs.js';
 import { replayCommand } from './commands/replay.js';
@@ -23,6 +24,7 @@ await yargs(hideBin(process.argv))
   .command(recordCommand)
   .command(demoCommand)
   .command(scenarioCommand)
+  .command(reportCommand)
   .command(proxyCommand)
   .command(certsCommand)
   .command(catalogCommand)

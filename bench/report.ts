@@ -1,0 +1,203 @@
+/**
+ * The benchmark's figures: medians over rounds, the ratios issue 9 names, the targets (reported,
+ * never asserted) and the printed table.
+ */
+import type { LoadResult } from './load-client.js';
+
+export type PathId = 'a' | 'b' | 'c' | 'd' | 'e';
+
+export interface ThroughputCell {
+  path: PathId;
+  name: string;
+  method: 'GET' | 'POST';
+  connections: number;
+  rounds: LoadResult[];
+  /** Why the path was not measured (mitmdump could not be installed, `--only internal`). */
+  unavailable: string | null;
+}
+
+export interface JournalRound {
+  requests: number;
+  appendPerSecond: number;
+  dispatchPerSecond: number;
+  rssBeforeMiB: number;
+  rssAfterMiB: number;
+  journalMiB: number;
+}
+
+export interface ReplayRun {
+  recording: { requests: number; clients: number; requestsPerSecond: number };
+  replay: Record<'process' | 'http', { best: number; median: number; entries: number }>;
+}
+
+export interface BenchReport {
+  date: string;
+  machine: { nproc: number; cpu: string; memoryGiB: number; node: string; platform: string };
+  versions: Record<string, string>;
+  options: { quick: boolean; only: string; rounds: number; warmupMs: number; durationMs: number; maxRequests: number };
+  throughput: ThroughputCell[];
+  tlsConnections: { explicit: LoadResult[]; transparent: LoadResult[] };
+  journal: JournalRound[];
+  replay: ReplayRun;
+  coldStart: { totalMs: number; bootMs: number; importMs: number; startMs: number; services: number }[];
+  toolmeter: { seconds: number; importMs: number; measureMs: number; endpoints: number; tools: number }[];
+}
+
+export interface Target {
+  figure: string;
+  target: string;
+  value: number | null;
+  /** null: not measured (a comparison path unavailable). */
+  met: boolean | null;
+}
+
+export interface Summary {
+  throughput: { path: PathId; name: string; method: string; connections: number; requestsPerSecond: number | null; p50Ms: number | null; p99Ms: number | null; errors: number; unavailable: string | null }[];
+  ratios: { ratio: string; method: string; connections: number; value: number | null }[];
+  p50AddedMs: { path: PathId; method: string; connections: number; value: number | null }[];
+  tlsConnectionsPerSecond: { explicit: number; transparent: number };
+  journal: { requests: number; appendPerSecond: number; dispatchPerSecond: number; rssBeforeMiB: number; rssAfterMiB: number; journalMiB: number };
+  replay: { entries: number; processPerSecond: number; httpPerSecond: number };
+  coldStartMs: { total: number; boot: number; import: number; start: number; services: number };
+  toolmeterSeconds: number;
+  targets: Target[];
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+const finite = (n: number): number | null => (Number.isFinite(n) ? n : null);
+
+export function summarize(report: BenchReport): Summary {
+  const cell = (path: PathId, method: string, connections: number) =>
+    report.throughput.find((c) => c.path === path && c.method === method && c.connections === connections);
+  const measured = (c: ThroughputCell | undefined) => (c && !c.unavailable && c.rounds.length > 0 ? c : undefined);
+  // Per-round ratios of measurements taken back to back, then their median.
+  const ratioOf = (top: PathId, bottom: PathId, method: string, connections: number, pick: (r: LoadResult) => number, op: (x: number, y: number) => number) => {
+    const x = measured(cell(top, method, connections));
+    const y = measured(cell(bottom, method, connections));
+    if (!x || !y) return null;
+    return finite(median(x.rounds.map((r, i) => op(pick(r), pick(y.rounds[i]!)))));
+  };
+  const rps = (r: LoadResult) => r.requestsPerSecond;
+  const p50 = (r: LoadResult) => r.p50Ms;
+
+  const throughput = report.throughput.map((c) => ({
+    path: c.path, name: c.name, method: c.method, connections: c.connections,
+    requestsPerSecond: measured(c) ? finite(median(c.rounds.map(rps))) : null,
+    p50Ms: measured(c) ? finite(median(c.rounds.map(p50))) : null,
+    p99Ms: measured(c) ? finite(median(c.rounds.map((r) => r.p99Ms))) : null,
+    errors: c.rounds.reduce((sum, r) => sum + r.errors, 0),
+    unavailable: c.unavailable,
+  }));
+  const ratios: Summary['ratios'] = [];
+  const p50AddedMs: Summary['p50AddedMs'] = [];
+  for (const method of ['GET', 'POST']) {
+    for (const connections of [1, 8]) {
+      for (const [top, bottom] of [['b', 'a'], ['b', 'd'], ['b', 'e'], ['c', 'a']] as [PathId, PathId][]) {
+        ratios.push({ ratio: `${top}/${bottom}`, method, connections, value: ratioOf(top, bottom, method, connections, rps, (x, y) => x / y) });
+      }
+      for (const path of ['b', 'c'] as PathId[]) {
+        p50AddedMs.push({ path, method, connections, value: ratioOf(path, 'a', method, connections, p50, (x, y) => x - y) });
+      }
+    }
+  }
+
+  const journal = {
+    requests: report.journal[0]?.requests ?? 0,
+    appendPerSecond: median(report.journal.map((j) => j.appendPerSecond)),
+    dispatchPerSecond: median(report.journal.map((j) => j.dispatchPerSecond)),
+    rssBeforeMiB: median(report.journal.map((j) => j.rssBeforeMiB)),
+    rssAfterMiB: median(report.journal.map((j) => j.rssAfterMiB)),
+    journalMiB: median(report.journal.map((j) => j.journalMiB)),
+  };
+  const replay = {
+    entries: report.replay.replay.process.entries,
+    processPerSecond: report.replay.replay.process.median,
+    httpPerSecond: report.replay.replay.http.median,
+  };
+  const coldStartMs = {
+    total: median(report.coldStart.map((c) => c.totalMs)),
+    boot: median(report.coldStart.map((c) => c.bootMs)),
+    import: median(report.coldStart.map((c) => c.importMs)),
+    start: median(report.coldStart.map((c) => c.startMs)),
+    services: report.coldStart[0]?.services ?? 0,
+  };
+  const tlsConnectionsPerSecond = {
+    explicit: median(report.tlsConnections.explicit.map(rps)),
+    transparent: median(report.tlsConnections.transparent.map(rps)),
+  };
+
+  const targets: Target[] = [];
+  const atLeast = (figure: string, target: string, value: number | null, bound: number) =>
+    targets.push({ figure, target, value, met: value === null ? null : value >= bound });
+  const below = (figure: string, target: string, value: number | null, bound: number) =>
+    targets.push({ figure, target, value, met: value === null ? null : value < bound });
+  for (const r of ratios) {
+    const bound = { 'b/a': 0.6, 'b/d': 20, 'b/e': 4 }[r.ratio];
+    if (bound !== undefined) atLeast(`${r.ratio} ${r.method} ×${r.connections}`, `≥ ${bound}`, r.value, bound);
+  }
+  for (const p of p50AddedMs.filter((p) => p.path === 'b' && p.connections === 8)) {
+    below(`p50 added by the proxy (b − a) ${p.method} ×8, ms`, '< 1', p.value, 1);
+  }
+  atLeast('replay --verify, requests/s', '≥ 20,000', replay.processPerSecond, 20_000);
+  atLeast('journal append, entries/s', '≥ 50,000', journal.appendPerSecond, 50_000);
+  targets.push({ figure: 'cold start to ready, ms', target: '≤ 500', value: coldStartMs.total, met: coldStartMs.total <= 500 });
+  return { throughput, ratios, p50AddedMs, tlsConnectionsPerSecond, journal, replay, coldStartMs, toolmeterSeconds: median(report.toolmeter.map((t) => t.seconds)), targets };
+}
+
+const int = (n: number | null) => (n === null || !Number.isFinite(n) ? '—' : Math.round(n).toLocaleString('en-US'));
+const fixed = (n: number | null, digits = 2) => (n === null || !Number.isFinite(n) ? '—' : n.toFixed(digits));
+
+function table(header: string[], rows: string[][], leftColumns = 1): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n') + '\n';
+}
+
+export function formatReport(report: BenchReport, summary: Summary = summarize(report)): string {
+  const m = report.machine;
+  const out: string[] = [];
+  out.push(`toolbench bench, ${report.date}\n`);
+  out.push(`machine: ${m.nproc} × ${m.cpu}, ${m.memoryGiB} GiB, ${m.platform}, node ${m.node}; ${Object.entries(report.versions).filter(([k]) => k !== 'node').map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
+  out.push(`median of ${report.options.rounds} round(s); each load ${report.options.durationMs} ms after ${report.options.warmupMs} ms warm-up${report.options.quick ? ' (--quick: indicative only)' : ''}\n\n`);
+
+  out.push('1. GitHub mock through each path (undici, keep-alive, closed loop)\n');
+  out.push(table(['path', 'method', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'errors'], summary.throughput.map((t) => [
+    `${t.path} ${t.name}`, t.method, String(t.connections),
+    t.unavailable ? 'n/a' : int(t.requestsPerSecond), t.unavailable ? '' : fixed(t.p50Ms), t.unavailable ? '' : fixed(t.p99Ms), t.unavailable ? t.unavailable : String(t.errors),
+  ]), 1));
+  out.push('\nratios of req/s (per round, then median)\n');
+  const ratioNames = ['b/a', 'b/d', 'b/e', 'c/a'];
+  const cellsOf = (method: string, connections: number) => ratioNames.map((name) => fixed(summary.ratios.find((r) => r.ratio === name && r.method === method && r.connections === connections)?.value ?? null));
+  out.push(table(['method', 'conns', ...ratioNames, 'p50 added b−a ms', 'p50 added c−a ms'], ['GET', 'POST'].flatMap((method) => [1, 8].map((connections) => [
+    method, String(connections), ...cellsOf(method, connections),
+    fixed(summary.p50AddedMs.find((p) => p.path === 'b' && p.method === method && p.connections === connections)?.value ?? null, 3),
+    fixed(summary.p50AddedMs.find((p) => p.path === 'c' && p.method === method && p.connections === connections)?.value ?? null, 3),
+  ])), 2));
+
+  out.push('\n2.–6. single figures\n');
+  const j = summary.journal;
+  out.push(table(['figure', 'value'], [
+    ['new TLS connections/s, explicit proxy (CONNECT + full handshake + GET, 8 at a time)', int(summary.tlsConnectionsPerSecond.explicit)],
+    ['new TLS connections/s, transparent TLS port (full handshake + GET, 8 at a time)', int(summary.tlsConnectionsPerSecond.transparent)],
+    [`journal append, entries/s (LevelDB, group commit, ${int(j.requests)} entries)`, int(j.appendPerSecond)],
+    [`world dispatch + journal in process, requests/s (${int(j.requests)} requests)`, int(j.dispatchPerSecond)],
+    [`RSS before → after ${int(j.requests)} journaled requests, MiB`, `${fixed(j.rssBeforeMiB, 0)} → ${fixed(j.rssAfterMiB, 0)}`],
+    [`replay --verify in process, requests/s (${int(summary.replay.entries)} entries)`, int(summary.replay.processPerSecond)],
+    [`replay --verify --via http, requests/s (${int(summary.replay.entries)} entries)`, int(summary.replay.httpPerSecond)],
+    [`world cold start to ready, ms (${summary.coldStartMs.services} service(s); node+tsx boot ${int(summary.coldStartMs.boot)}, import ${int(summary.coldStartMs.import)}, start ${int(summary.coldStartMs.start)})`, int(summary.coldStartMs.total)],
+    ['toolmeter over all snapshots, s', fixed(summary.toolmeterSeconds, 2)],
+  ], 1));
+
+  out.push('\ntargets (reported, not asserted)\n');
+  out.push(table(['figure', 'target', 'measured', ''], summary.targets.map((t) => [
+    t.figure, t.target, t.value === null ? 'n/a' : Math.abs(t.value) >= 100 ? int(t.value) : fixed(t.value),
+    t.met === null ? 'not measured' : t.met ? 'met' : 'MISSED',
+  ]), 1));
+  return out.join('');
+}

@@ -4,6 +4,7 @@ import { loadCatalog, type LoadedCatalog } from '../catalog/load.js';
 import { loadScenarioManifest, type ScenarioManifest } from '../scenarios/manifest.js';
 import { datasetHash, loadDataset } from './core/dataset.js';
 import { ToolbenchError } from './core/errors.js';
+import { resolveFaultPlan, type ChaosLevel } from './core/fault-plan.js';
 import { LevelJournal, MemoryJournal, type Journal } from './core/journal.js';
 import { JOURNAL_FORMAT, type JournalHeader } from './core/journal-format.js';
 import { World, type HostedService } from './core/world.js';
@@ -17,6 +18,8 @@ export interface OpenWorldOptions {
   catalog?: LoadedCatalog;
   /** A new LevelDB journal here; without it the journal is kept in memory. */
   journalDir?: string;
+  /** A `--chaos` preset added after the scenario's own `[[faults]]` (docs/faults.md); default none. */
+  chaos?: ChaosLevel;
 }
 
 export interface OpenedWorld {
@@ -42,6 +45,11 @@ export function prepareWorld(options: OpenWorldOptions): { header: JournalHeader
     if (!definition) throw new ToolbenchError('TB_ERR_CATALOG', `catalog ${catalog.path}: service "${entry.id}" has no mock (mocks/index.ts)`);
     return { id: entry.id, hostnames: entry.hostnames, definition, data: loadDataset(scenarioDir, definition) };
   });
+  manifest.faults.forEach((rule, i) => {
+    if (rule.service !== undefined && !known.has(rule.service)) {
+      throw new ToolbenchError('TB_ERR_SCENARIO', `${scenarioDir}/scenario.toml: faults[${i}].service names "${rule.service}", which is not in the catalog (${catalog.path})`);
+    }
+  });
   const header: JournalHeader = {
     format: JOURNAL_FORMAT,
     toolbench: TOOLBENCH_VERSION,
@@ -52,6 +60,7 @@ export function prepareWorld(options: OpenWorldOptions): { header: JournalHeader
     epoch: new Date(manifest.epoch).toISOString(),
     tickMs: manifest.tick_ms,
     scenarioDir,
+    faults: resolveFaultPlan(manifest.faults, options.chaos),
   };
   return { header, services, catalog, manifest };
 }
@@ -63,7 +72,7 @@ export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld>
     ? await LevelJournal.create(options.journalDir, header)
     : new MemoryJournal(header);
   try {
-    const world = new World({ seed: header.seed, epochMs: Date.parse(header.epoch), tickMs: header.tickMs, services, journal });
+    const world = new World({ seed: header.seed, epochMs: Date.parse(header.epoch), tickMs: header.tickMs, services, journal, faults: header.faults });
     return { world, header, catalog, manifest };
   } catch (error) {
     await journal.close();

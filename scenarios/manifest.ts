@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { GroupSchema } from '../catalog/schema.js';
 import { readTomlFile, TomlFileError } from '../catalog/toml-file.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
+import { FaultRuleSchema } from '../mocks/core/fault-plan.js';
 import { ExpectSchema, OracleSchema } from './expectations.js';
 
 /** `scenario.toml`: what a scenario is and how its world starts. */
@@ -25,6 +26,8 @@ export const ScenarioManifestSchema = z.object({
   credentials: z.record(z.string().min(1)).default({}),
   expect: ExpectSchema.default({}),
   oracle: OracleSchema.default({}),
+  /** `[[faults]]`: the world's fault plan, before any `--chaos` preset (docs/faults.md). */
+  faults: z.array(FaultRuleSchema).default([]),
 }).strict();
 export type ScenarioManifest = z.infer<typeof ScenarioManifestSchema>;
 

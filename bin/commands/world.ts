@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { openWorld } from '../../mocks/build.js';
+import { CHAOS_LEVELS, type ChaosLevel } from '../../mocks/core/fault-plan.js';
 import { serveProxyForWorld, type ServedProxy } from '../../proxy/for-world.js';
 import { serveWorld } from '../../proxy/serve.js';
 import { loadSecret } from '../../proxy/world-secret.js';
@@ -11,6 +12,7 @@ interface WorldArgs extends ProxyArgs {
   'secret-file'?: string;
   scenario: string;
   seed?: number;
+  chaos: ChaosLevel;
   'admin-port': number;
   ports: 'catalog' | 'ephemeral';
   journal?: string;
@@ -24,6 +26,7 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
   builder: (y) => proxyOptions(y, { proxy: '8080, any with --ports ephemeral', tls: '8443, any with --ports ephemeral' })
     .option('scenario', { type: 'string', default: DEFAULT_SCENARIO, describe: 'Scenario directory (holds scenario.toml and dataset/)' })
     .option('seed', seedOption)
+    .option('chaos', { choices: CHAOS_LEVELS, default: 'none' as ChaosLevel, describe: 'Fault preset added to the scenario\'s [[faults]]: seeded 429/5xx, resets, timeouts and latency (docs/faults.md)' })
     .option('admin-port', { type: 'number', default: 8100, describe: 'Admin API port (0 = any free port)' })
     .option('ports', { choices: ['catalog', 'ephemeral'] as const, default: 'catalog' as const, describe: 'Service ports: the catalog\'s, or any free ones' })
     .option('journal', { type: 'string', describe: 'Write the journal (LevelDB) to this new directory; default: in memory' })
@@ -32,7 +35,7 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
     .option('proxy', { type: 'boolean', default: true, describe: 'Run the TLS proxy in this process (--no-proxy: plain ports only)' })
     .option('secret-file', { type: 'string', describe: 'The world\'s secret (made if missing, mode 0600): lets `toolbench proxy --world` forward with attribution' }),
   handler: async (args) => {
-    const opened = await openWorld({ scenarioDir: args.scenario, seed: args.seed, journalDir: args.journal });
+    const opened = await openWorld({ scenarioDir: args.scenario, seed: args.seed, journalDir: args.journal, chaos: args.chaos });
     const { world, header, catalog } = opened;
     let served;
     let proxied: ServedProxy | null = null;
@@ -40,7 +43,7 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
       const forwardSecret = args['secret-file'] ? loadSecret(args['secret-file'], { create: true }) : undefined;
       served = await serveWorld(world, catalog.catalog.services, {
         ports: args.ports, host: args.host, adminPort: args['admin-port'], forwardSecret,
-        info: { scenario: header.scenario, seed: header.seed, catalogHash: header.catalogHash },
+        info: { scenario: header.scenario, seed: header.seed, catalogHash: header.catalogHash, chaos: args.chaos },
       });
       if (args.proxy) {
         const tracker = commandLineClients(args.client);
@@ -66,7 +69,7 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
         admin: served.admin.url, services, journal: args.journal ?? null, proxy: proxy?.url ?? null, tls: proxy?.tlsPort ?? null, ca, clients,
       }) + '\n');
     } else {
-      process.stdout.write(`toolbench world: scenario ${header.scenario} (seed ${header.seed})\n`);
+      process.stdout.write(`toolbench world: scenario ${header.scenario} (seed ${header.seed}${args.chaos === 'none' ? '' : `, chaos ${args.chaos}`})\n`);
       for (const [id, url] of Object.entries(services)) process.stdout.write(`  ${id.padEnd(12)} ${url}\n`);
       process.stdout.write(`  ${'admin'.padEnd(12)} ${served.admin.url}/_bench/health\n`);
       if (proxy) {

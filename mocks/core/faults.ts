@@ -125,3 +125,13 @@ export function genericFaultResponse(order: FaultOrder): ServiceResponse {
 export function resetCut(bodyLength: number): number {
   return Math.ceil(bodyLength / 2);
 }
+
+/**
+ * What a client receives of a reset answer: the status line, the headers and the first
+ * `resetCut` bytes of the body; nothing (status 0) when the body is empty.
+ */
+export function resetPart(response: ServiceResponse): ServiceResponse {
+  const keep = resetCut(response.body.length);
+  if (keep === 0) return { status: 0, headers: [], body: new Uint8Array(0) };
+  return { status: response.status, headers: response.headers, body: response.body.subarray(0, keep) };
+}

@@ -62,6 +62,8 @@ export interface Stack extends OpenedWorld {
 
 export interface StackAddresses {
   admin: string;
+  /** The admin API's bearer token (every route but `/_bench/health` needs it). */
+  token: string;
   services: Record<string, string>;
   proxy: string;
   tls: number | null;
@@ -132,6 +134,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ...opened, tracker, served, proxy, endpoints, caPath: proxy.certs.ca.certPath,
       addresses: () => ({
         admin: served.admin.url,
+        token: served.token,
         services: Object.fromEntries(Object.entries(served.services).map(([id, l]) => [id, l.url])),
         proxy: proxy.proxy.url,
         tls: proxy.proxy.tlsPort,

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { ServiceEntry } from '../catalog/schema.js';
-import { createAdminHandler } from '../mocks/core/admin.js';
+import { createAdminHandler, newAdminToken, withAdminToken } from '../mocks/core/admin.js';
 import type { World } from '../mocks/core/world.js';
 import { listen, listenService, type Listening } from './service-listener.js';
 
@@ -14,10 +14,14 @@ export interface ServeOptions {
   info?: Record<string, unknown>;
   /** The world's secret: service ports then accept requests forwarded by `toolbench proxy --world`. */
   forwardSecret?: Uint8Array;
+  /** The admin API's token; default: a fresh random one (`ServedWorld.token`). */
+  adminToken?: string;
 }
 
 export interface ServedWorld {
   admin: Listening;
+  /** The admin API's bearer token (every route but `/_bench/health` needs it). */
+  token: string;
   services: Record<string, Listening>;
   close(): Promise<void>;
 }
@@ -28,7 +32,8 @@ export async function serveWorld(world: World, services: readonly ServiceEntry[]
   const opened: Listening[] = [];
   try {
     const info: Record<string, unknown> = { ...options.info };
-    const admin = await listen(createServer(createAdminHandler(world, info)), host, options.adminPort);
+    const token = options.adminToken ?? newAdminToken();
+    const admin = await listen(createServer(withAdminToken(token, createAdminHandler(world, info))), host, options.adminPort);
     opened.push(admin);
     const byService: Record<string, Listening> = {};
     for (const entry of services) {
@@ -38,7 +43,7 @@ export async function serveWorld(world: World, services: readonly ServiceEntry[]
     }
     // A split proxy finds the service ports here (remote-world.ts).
     info.services = Object.fromEntries(Object.entries(byService).map(([id, l]) => [id, l.url]));
-    return { admin, services: byService, close: () => closeAll(opened) };
+    return { admin, token, services: byService, close: () => closeAll(opened) };
   } catch (error) {
     await closeAll(opened);
     throw error;

@@ -10,6 +10,7 @@ import { nodeClient, run, startToolbench, type Daemon } from './helpers/proxy-pr
 
 interface WorldReady {
   admin: string;
+  token: string;
   services: Record<string, string>;
   proxy: string | null;
   tls: number | null;
@@ -22,8 +23,8 @@ const TOKEN = exampleToken();
 const temp = () => mkdtempSync(join(tmpdir(), 'toolbench-cli-'));
 const EPHEMERAL = ['--ports', 'ephemeral', '--admin-port', '0'];
 
-async function journalLines(admin: string): Promise<string[]> {
-  return (await (await fetch(`${admin}/_bench/journal`)).text()).split('\n').filter(Boolean);
+async function journalLines({ admin, token }: WorldReady): Promise<string[]> {
+  return (await (await fetch(`${admin}/_bench/journal`, { headers: { authorization: `Bearer ${token}` } })).text()).split('\n').filter(Boolean);
 }
 
 test('toolbench world --json: proxy, tls and ca in the ready line; every listener on loopback; the CA key is 0600', async (t) => {
@@ -42,7 +43,7 @@ test('toolbench world --json: proxy, tls and ca in the ready line; every listene
 
     const result = await run('curl', ['-sS', '--fail', '-x', ready.clients.github!, '--cacert', ready.ca!, '-H', `Authorization: Bearer ${TOKEN}`, 'https://api.github.com/user']);
     t.is(result.code, 0, result.stderr);
-    const [line] = await journalLines(ready.admin);
+    const [line] = await journalLines(ready);
     t.like(JSON.parse(line!), { target: '/user', attribution: { kind: 'mcp', client: 'github' } });
   } finally {
     t.is(await world.stop(), 0);
@@ -97,7 +98,7 @@ test('the same traffic through toolbench proxy --world and through the in-proces
   let single: string[];
   try {
     await traffic(t, inProcess.ready.clients.github!, inProcess.ready.proxy!, inProcess.ready.tls!, inProcess.ready.ca!);
-    single = await journalLines(inProcess.ready.admin);
+    single = await journalLines(inProcess.ready);
   } finally {
     await inProcess.stop();
   }
@@ -112,7 +113,7 @@ test('the same traffic through toolbench proxy --world and through the in-proces
       '--proxy-port', '0', '--tls-port', '0', '--ca-dir', caDir, '--client', 'github']);
     t.is(proxy.ready.world, world.ready.admin);
     await traffic(t, proxy.ready.clients.github!, proxy.ready.proxy, proxy.ready.tls, proxy.ready.ca);
-    split = await journalLines(world.ready.admin);
+    split = await journalLines(world.ready);
   } finally {
     await proxy?.stop();
     await world.stop();

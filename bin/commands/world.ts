@@ -3,6 +3,7 @@ import { openWorld } from '../../mocks/build.js';
 import { CHAOS_LEVELS, type ChaosLevel } from '../../mocks/core/fault-plan.js';
 import { serveProxyForWorld, type ServedProxy } from '../../proxy/for-world.js';
 import { serveWorld } from '../../proxy/serve.js';
+import { loadAdminToken } from '../../proxy/admin-token.js';
 import { loadSecret } from '../../proxy/world-secret.js';
 import { DEFAULT_SCENARIO, onShutdown, seedOption } from '../shared.js';
 import { commandLineClients, proxyOptions, type ProxyArgs } from './proxy.js';
@@ -10,6 +11,7 @@ import { commandLineClients, proxyOptions, type ProxyArgs } from './proxy.js';
 interface WorldArgs extends ProxyArgs {
   proxy: boolean;
   'secret-file'?: string;
+  'admin-token-file'?: string;
   scenario: string;
   seed?: number;
   chaos: ChaosLevel;
@@ -33,7 +35,8 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
     .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
     .option('json', { type: 'boolean', default: false, describe: 'Print one JSON line with the addresses when ready' })
     .option('proxy', { type: 'boolean', default: true, describe: 'Run the TLS proxy in this process (--no-proxy: plain ports only)' })
-    .option('secret-file', { type: 'string', describe: 'The world\'s secret (made if missing, mode 0600): lets `toolbench proxy --world` forward with attribution' }),
+    .option('secret-file', { type: 'string', describe: 'The world\'s secret (made if missing, mode 0600): lets `toolbench proxy --world` forward with attribution' })
+    .option('admin-token-file', { type: 'string', describe: 'The admin API\'s bearer token: read from this file, or made there (mode 0600) if missing; default: a new random token, in the ready line' }),
   handler: async (args) => {
     const opened = await openWorld({ scenarioDir: args.scenario, seed: args.seed, journalDir: args.journal, chaos: args.chaos });
     const { world, header, catalog } = opened;
@@ -41,8 +44,9 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
     let proxied: ServedProxy | null = null;
     try {
       const forwardSecret = args['secret-file'] ? loadSecret(args['secret-file'], { create: true }) : undefined;
+      const adminToken = args['admin-token-file'] ? loadAdminToken(args['admin-token-file']) : undefined;
       served = await serveWorld(world, catalog.catalog.services, {
-        ports: args.ports, host: args.host, adminPort: args['admin-port'], forwardSecret,
+        ports: args.ports, host: args.host, adminPort: args['admin-port'], forwardSecret, adminToken,
         info: { scenario: header.scenario, seed: header.seed, catalogHash: header.catalogHash, chaos: args.chaos },
       });
       if (args.proxy) {
@@ -66,12 +70,12 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
     const ca = proxied?.certs.ca.certPath ?? null;
     if (args.json) {
       process.stdout.write(JSON.stringify({
-        admin: served.admin.url, services, journal: args.journal ?? null, proxy: proxy?.url ?? null, tls: proxy?.tlsPort ?? null, ca, clients,
+        admin: served.admin.url, token: served.token, services, journal: args.journal ?? null, proxy: proxy?.url ?? null, tls: proxy?.tlsPort ?? null, ca, clients,
       }) + '\n');
     } else {
       process.stdout.write(`toolbench world: scenario ${header.scenario} (seed ${header.seed}${args.chaos === 'none' ? '' : `, chaos ${args.chaos}`})\n`);
       for (const [id, url] of Object.entries(services)) process.stdout.write(`  ${id.padEnd(12)} ${url}\n`);
-      process.stdout.write(`  ${'admin'.padEnd(12)} ${served.admin.url}/_bench/health\n`);
+      process.stdout.write(`  ${'admin'.padEnd(12)} ${served.admin.url}/_bench/health   (other routes: Authorization: Bearer ${served.token})\n`);
       if (proxy) {
         process.stdout.write(`  proxy        ${proxy.url}   (HTTPS_PROXY; transparent TLS on port ${proxy.tlsPort})\n  ca           ${ca}\n`);
         for (const [name, url] of Object.entries(clients)) process.stdout.write(`  client ${name.padEnd(5)} ${url}\n`);

@@ -1,3 +1,4 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { entryToJson } from './journal-json.js';
 import type { World } from './world.js';
@@ -63,4 +64,32 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const body = JSON.stringify(value, null, 2) + '\n';
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/** The only admin route open without the token: liveness and the service ports a split proxy needs. */
+export const OPEN_ADMIN_ROUTE = 'GET /_bench/health';
+
+/** A fresh admin token: 24 random bytes, base64url (32 characters). */
+export function newAdminToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/**
+ * Guards an admin handler with the world's token: every request except `GET /_bench/health` must
+ * send `Authorization: Bearer TOKEN`, else 401 (the journal holds the agent's credentials, and
+ * reset and grading change or reveal the trial). Compared in constant time.
+ */
+export function withAdminToken(token: string, handler: (req: IncomingMessage, res: ServerResponse) => void) {
+  const expected = Buffer.from(`Bearer ${token}`);
+  return function tokenGuard(req: IncomingMessage, res: ServerResponse): void {
+    const path = (req.url ?? '/').split('?')[0];
+    if (`${req.method} ${path}` === OPEN_ADMIN_ROUTE) return handler(req, res);
+    const given = Buffer.from(req.headers.authorization ?? '');
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return handler(req, res);
+    req.resume();
+    res.setHeader('WWW-Authenticate', 'Bearer realm="toolbench admin"');
+    sendJson(res, 401, {
+      error: `the admin API needs the world's token: send Authorization: Bearer TOKEN, with the "token" of the ready line of toolbench world --json (only ${OPEN_ADMIN_ROUTE} is open)`,
+    });
+  };
 }

@@ -9,6 +9,10 @@ export interface TestWorld {
   /** Plain-HTTP base URL of each service, e.g. `urls.github`. */
   urls: Record<string, string>;
   admin: string;
+  /** The admin API's bearer token. */
+  token: string;
+  /** `fetch` on the admin API with the token. */
+  adminFetch(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -20,6 +24,8 @@ export async function startWorld(options: Partial<OpenWorldOptions> & { scenario
     world,
     urls: Object.fromEntries(Object.entries(served.services).map(([id, l]) => [id, l.url])),
     admin: served.admin.url,
+    token: served.token,
+    adminFetch: (path, init = {}) => fetch(`${served.admin.url}${path}`, { ...init, headers: { ...init.headers as Record<string, string>, authorization: `Bearer ${served.token}` } }),
     async close() {
       await served.close();
       await world.journal.close();

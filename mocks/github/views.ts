@@ -145,6 +145,9 @@ type Fields<T> = readonly (keyof T & string)[];
  * heads are the `branches` view, whose creation and deletion the diff sees) and views that repeat
  * other collections (`pull_requests` is `issues` plus `pulls`).
  *
+ * A file's `sha` and `size` follow its `content`, which the diff compares (the MCP server writes
+ * only text, so a binary file can change only to text, which `content` shows).
+ *
  * Only top-level fields can be left out; `pulls.head` and `pulls.base` go whole because their SHAs
  * are frozen when a pull request closes (their refs show in `pull_requests`, for expectations).
  */
@@ -158,6 +161,7 @@ export const githubVolatile = {
   reviews: ['submitted_at'] satisfies Fields<ReviewDoc>,
   review_comments: ['updated_at'] satisfies Fields<ReviewCommentDoc>,
   statuses: ['updated_at'] satisfies Fields<StatusDoc>,
+  files: ['sha', 'size'] satisfies Fields<FileView>,
   branches: ['sha', 'message', 'author'] satisfies Fields<BranchView>,
   objects: '*',
   refs: '*',

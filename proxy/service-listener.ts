@@ -4,7 +4,8 @@ import type { World } from '../mocks/core/world.js';
 import { blockedResponse } from './blocked.js';
 import { verifyForwarded } from './forwarded.js';
 import { FORWARDED_HEADER, worldHeaders } from './headers.js';
-import { readRequest, writeResponse, DEFAULT_BODY_LIMIT, type ReadRequest } from './http-exchange.js';
+import { deliverResponse } from './deliver.js';
+import { readRequest, DEFAULT_BODY_LIMIT, type ReadRequest } from './http-exchange.js';
 
 export interface Listening {
   url: string;
@@ -35,7 +36,7 @@ export function listenService(world: World, service: string, hostname: string, o
       .then((read) => serve(world, service, hostname, req, read, options.forwardSecret))
       .then((response) => {
         if (response.status === 413) res.shouldKeepAlive = false;
-        writeResponse(res, response);
+        deliverResponse(res, response, world.config.latency);
       })
       .catch((error: unknown) => {
         // Only the journal can fail here (the world answers every request); say so and drop

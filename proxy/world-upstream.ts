@@ -1,6 +1,7 @@
 import type { World } from '../mocks/core/world.js';
 import { blockedResponse } from './blocked.js';
-import { DEFAULT_BODY_LIMIT, readRequest, writeResponse } from './http-exchange.js';
+import { deliverResponse } from './deliver.js';
+import { DEFAULT_BODY_LIMIT, readRequest } from './http-exchange.js';
 import { worldHeaders } from './headers.js';
 import type { Upstream } from './upstream.js';
 
@@ -16,7 +17,7 @@ export function worldUpstream(world: World, options: { bodyLimit?: number; log?:
         }))
         .then((response) => {
           if (response.status === 413) res.shouldKeepAlive = false;
-          writeResponse(res, response);
+          deliverResponse(res, response, world.config.latency);
         })
         .catch((error: unknown) => {
           // Only the journal can fail here: drop the connection rather than answer unjournaled.

@@ -1,3 +1,4 @@
+import { resetPart } from '../mocks/core/faults.js';
 import type { HeaderList } from '../mocks/core/http.js';
 import type { Fault, JournalEntry } from '../mocks/core/journal-format.js';
 import { attributionLabel } from './attribution.js';
@@ -12,6 +13,8 @@ export interface ReplayedResponse {
   headers: HeaderList;
   body: Uint8Array;
   fault?: Fault | null;
+  /** Over HTTP: whether the connection closed mid-answer (a reset fault); unknown in process. */
+  cut?: boolean;
 }
 
 export type DiffField = 'missing' | 'seq' | 'request' | 'status' | 'headers' | 'body' | 'fault';
@@ -56,20 +59,22 @@ export function requestLine(entry: JournalEntry): RequestLine {
 /** Compares a recorded entry's response with what the fresh world answered. */
 export function diffResponse(recorded: JournalEntry, replayed: ReplayedResponse): EntryDiff | null {
   const diff: EntryDiff = { seq: recorded.seq, request: requestLine(recorded), fields: [] };
+  // A reset over HTTP delivers only the start of the answer (faults.ts): compare with that part.
+  const expected = replayed.cut ? resetPart(recorded.response) : recorded.response;
   if (recorded.seq !== replayed.seq) {
     diff.fields.push('seq');
     diff.seqs = { recorded: recorded.seq, replayed: replayed.seq };
   }
-  if (recorded.response.status !== replayed.status) {
+  if (expected.status !== replayed.status) {
     diff.fields.push('status');
-    diff.status = { recorded: recorded.response.status, replayed: replayed.status };
+    diff.status = { recorded: expected.status, replayed: replayed.status };
   }
-  const headers = headerDiff(comparedHeaders(recorded.response.headers), comparedHeaders(replayed.headers));
+  const headers = headerDiff(comparedHeaders(expected.headers), comparedHeaders(replayed.headers));
   if (headers.length > 0) {
     diff.fields.push('headers');
     diff.headers = headers;
   }
-  const body = bodyDiff(recorded.response.body, replayed.body);
+  const body = bodyDiff(expected.body, replayed.body);
   if (body) {
     diff.fields.push('body');
     diff.body = body;
@@ -77,6 +82,9 @@ export function diffResponse(recorded: JournalEntry, replayed: ReplayedResponse)
   if (replayed.fault !== undefined && (recorded.fault?.kind ?? null) !== (replayed.fault?.kind ?? null)) {
     diff.fields.push('fault');
     diff.fault = { recorded: recorded.fault?.kind ?? null, replayed: replayed.fault?.kind ?? null };
+  } else if (replayed.fault === undefined && replayed.cut !== undefined && replayed.cut !== (recorded.fault?.kind === 'reset')) {
+    diff.fields.push('fault');
+    diff.fault = { recorded: recorded.fault?.kind ?? null, replayed: replayed.cut ? 'reset' : 'not reset' };
   }
   return diff.fields.length > 0 ? diff : null;
 }

@@ -30,7 +30,10 @@ export interface HandlerErrors {
   first: string | null;
 }
 
-/** A fresh world for `header` from these hosted services: the journal's seed, epoch and tick. */
+/**
+ * A fresh world for `header` from these hosted services: the journal's seed, epoch, tick and fault
+ * plan. Its listeners never wait: latency and timeouts are answered at once (docs/faults.md).
+ */
 export function freshWorld(header: JournalHeader, services: readonly HostedService[], errors: HandlerErrors = { count: 0, first: null }): World {
   return new World({
     seed: header.seed,
@@ -38,6 +41,12 @@ export function freshWorld(header: JournalHeader, services: readonly HostedServi
     tickMs: header.tickMs,
     services,
     journal: new NullJournal(header),
+    faults: header.faults,
+    latency: 'skip',
+    onAddonError(error: unknown, addon: string) {
+      errors.count += 1;
+      errors.first ??= `addon ${addon} failed: ${(error as Error)?.message ?? error}`;
+    },
     onHandlerError(error: unknown, service: string, request: WorldRequest) {
       errors.count += 1;
       errors.first ??= `${service} handler failed on ${request.method} ${request.target}: ${(error as Error)?.message ?? error}`;

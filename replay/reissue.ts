@@ -93,17 +93,23 @@ function send(agent: Agent, port: number, entry: JournalEntry, world: World): Pr
       host: '127.0.0.1', port, agent, method: entry.method, path: entry.target, headers: headers.flat(), setHost: !hasHost,
     }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
+      const answer = (cut: boolean) => {
         const raw = res.rawHeaders;
         const pairs: [string, string][] = [];
         for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!]);
         // One request at a time: the world's last sequence number is this response's.
-        resolve({ seq: world.clock.current, status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks) });
-      });
+        resolve({ seq: world.clock.current, status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks), cut });
+      };
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // Only a reset fault closes a loopback connection mid-answer (proxy/deliver.ts).
+      res.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? answer(true) : reject(error)));
+      res.on('end', () => answer(false));
     });
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      // A reset of an answer without a body closes the connection before the status line.
+      if (error.code === 'ECONNRESET') resolve({ seq: world.clock.current, status: 0, headers: [], body: new Uint8Array(0), cut: true });
+      else reject(error);
+    });
     req.end(entry.request.body);
   });
 }

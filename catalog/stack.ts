@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { DEFAULT_CA_DIR } from '../certs/index.js';
 import type { LoadedCatalog } from './load.js';
+import type { AdminRoutes } from '../mocks/core/admin.js';
+import type { ChaosLevel } from '../mocks/core/fault-plan.js';
 import { openWorld, type OpenedWorld } from '../mocks/build.js';
 import { CallTracker } from '../mocks/core/attribution.js';
 import { serveProxyForWorld, type ServedProxy } from '../proxy/for-world.js';
@@ -41,6 +43,10 @@ export interface StackOptions {
   forwardSecret?: Uint8Array;
   /** Told when an endpoint's server exits while it should be running. */
   onCrash?: (endpoint: string, message: string) => void;
+  /** A `--chaos` fault preset on top of the scenario's own faults. */
+  chaos?: ChaosLevel;
+  /** More admin API routes, given the opened world (e.g. live grading). */
+  adminRoutes?: (opened: OpenedWorld) => AdminRoutes;
 }
 
 export interface StackEndpoint {
@@ -78,7 +84,7 @@ export interface StackAddresses {
  * what was already started.
  */
 export async function startStack(options: StackOptions): Promise<Stack> {
-  const opened = await openWorld({ scenarioDir: options.scenarioDir, seed: options.seed, journalDir: options.journalDir, catalog: options.catalog });
+  const opened = await openWorld({ scenarioDir: options.scenarioDir, seed: options.seed, journalDir: options.journalDir, catalog: options.catalog, chaos: options.chaos });
   const { world, header, catalog, manifest } = opened;
   const closers: (() => Promise<unknown>)[] = [() => world.journal.close()];
   const closeAll = async () => {
@@ -91,7 +97,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const tracker = new CallTracker();
     const served = await serveWorld(world, catalog.catalog.services, {
       ports: options.ports, host: options.host, adminPort: pick(options.adminPort, 8100), forwardSecret: options.forwardSecret,
-      info: { scenario: header.scenario, seed: header.seed, catalogHash: header.catalogHash },
+      info: { scenario: header.scenario, seed: header.seed, catalogHash: header.catalogHash, chaos: options.chaos ?? 'none' },
+      adminRoutes: options.adminRoutes?.(opened),
     });
     closers.push(() => served.close());
     const proxy = await serveProxyForWorld(world, catalog.catalog, {

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { ServiceEntry } from '../catalog/schema.js';
-import { createAdminHandler, newAdminToken, withAdminToken } from '../mocks/core/admin.js';
+import { createAdminHandler, newAdminToken, withAdminToken, type AdminRoutes } from '../mocks/core/admin.js';
 import type { World } from '../mocks/core/world.js';
 import { listen, listenService, type Listening } from './service-listener.js';
 
@@ -16,6 +16,8 @@ export interface ServeOptions {
   forwardSecret?: Uint8Array;
   /** The admin API's token; default: a fresh random one (`ServedWorld.token`). */
   adminToken?: string;
+  /** More admin routes (e.g. live grading). */
+  adminRoutes?: AdminRoutes;
 }
 
 export interface ServedWorld {
@@ -33,7 +35,7 @@ export async function serveWorld(world: World, services: readonly ServiceEntry[]
   try {
     const info: Record<string, unknown> = { ...options.info };
     const token = options.adminToken ?? newAdminToken();
-    const admin = await listen(createServer(withAdminToken(token, createAdminHandler(world, info))), host, options.adminPort);
+    const admin = await listen(createServer(withAdminToken(token, createAdminHandler(world, info, options.adminRoutes))), host, options.adminPort);
     opened.push(admin);
     const byService: Record<string, Listening> = {};
     for (const entry of services) {

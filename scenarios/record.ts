@@ -3,13 +3,11 @@ import { join, resolve } from 'node:path';
 import { caTrustEnvironment } from '../certs/index.js';
 import { startStack } from '../catalog/stack.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
-import type { JournalEntry, McpRecord } from '../mocks/core/journal-format.js';
 import { proxyEnvironment } from '../proxy/child-env.js';
 import { runAgent, type AgentRun } from './agent-process.js';
 import { builtInAgentCommand, type BuiltInAgent } from './agents/index.js';
-import { GradingError, gradeTrial } from './grade/index.js';
-import { TrialResultSchema, type TrialResult } from './grade/result.js';
-import type { VolatileFields } from './grade/state.js';
+import type { TrialResult } from './grade/result.js';
+import { gradeWorld } from './grade-world.js';
 import { claudeMcpConfig, genericMcpConfig } from './mcp-config.js';
 
 export interface RecordOptions {
@@ -54,7 +52,7 @@ export async function recordTrial(options: RecordOptions): Promise<RecordedTrial
     endpoints: true, logDir: join(outDir, 'logs'),
   });
   try {
-    const { world, manifest, header } = stack;
+    const { world } = stack;
     const initial = world.gradingState('initial');
     const addresses = stack.addresses();
     const mcpPath = join(outDir, 'mcp.json');
@@ -77,28 +75,10 @@ export async function recordTrial(options: RecordOptions): Promise<RecordedTrial
     if (options.signal?.aborted) run = { code: null, signal: null, output: '', timedOut: false, aborted: true };
     else run = await runAgent({ command, env, cwd: outDir, logPath: join(outDir, 'agent.log'), echo: options.echo ?? false, timeoutMs: options.timeoutMs ?? 0, signal: options.signal });
 
-    await world.journal.flush();
-    const entries: JournalEntry[] = [];
-    for await (const entry of world.journal.entries()) entries.push(entry);
-    const mcp: McpRecord[] = [];
-    for await (const record of world.journal.mcpRecords()) mcp.push(record);
-    const volatile: VolatileFields = {};
-    for (const service of world.serviceIds) {
-      const declared = world.definition(service)?.volatile;
-      if (declared) volatile[service] = { ...declared };
-    }
-    let graded: TrialResult;
-    try {
-      graded = gradeTrial({
-        scenario: manifest, seed: header.seed, agent: agentName, initial, final: world.gradingState('now'), volatile, entries, mcp,
-        answer: existsSync(answerPath) ? readFileSync(answerPath, 'utf8') : null,
-        agentOutput: run.output, agentExit: { code: run.code, signal: run.signal }, interrupted: run.aborted || run.timedOut,
-      });
-    } catch (error) {
-      if (error instanceof GradingError) throw new ToolbenchError('TB_ERR_SCENARIO', error.message);
-      throw error;
-    }
-    const result = TrialResultSchema.parse(graded);
+    const result = await gradeWorld(stack, initial, {
+      agent: agentName, answer: existsSync(answerPath) ? readFileSync(answerPath, 'utf8') : null,
+      output: run.output, exit: { code: run.code, signal: run.signal }, interrupted: run.aborted || run.timedOut,
+    });
     writeFileSync(join(outDir, 'result.json'), JSON.stringify(result, null, 2) + '\n');
     return { result, outDir, journalDir };
   } finally {

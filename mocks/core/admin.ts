@@ -7,7 +7,10 @@ import type { World } from './world.js';
  * The admin API under `/_bench/`: health, the journal as JSON lines, every service's state, and
  * reset. Served on its own loopback port, never on a service's port.
  */
-export function createAdminHandler(world: World, info: Record<string, unknown> = {}) {
+/** More admin routes, by `METHOD /path` (e.g. `POST /_bench/grade`, added by whoever composes the world). */
+export type AdminRoutes = Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>>;
+
+export function createAdminHandler(world: World, info: Record<string, unknown> = {}, extra: AdminRoutes = {}) {
   return function adminHandler(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://admin');
     const route = `${req.method} ${url.pathname}`;
@@ -25,7 +28,9 @@ export function createAdminHandler(world: World, info: Record<string, unknown> =
         case 'GET /_bench/journal':
           return streamJournal(world, url.searchParams, res);
         default: {
-          const known = ['GET /_bench/health', 'GET /_bench/journal', 'GET /_bench/state', 'POST /_bench/reset'];
+          const more = extra[route];
+          if (more) return more(req, res);
+          const known = ['GET /_bench/health', 'GET /_bench/journal', 'GET /_bench/state', 'POST /_bench/reset', ...Object.keys(extra)];
           const samePath = known.filter((k) => k.endsWith(` ${url.pathname}`));
           if (samePath.length > 0) {
             return sendJson(res, 405, { error: `method ${req.method} not allowed on ${url.pathname}`, allowed: samePath.map((k) => k.split(' ')[0]) });

@@ -195,6 +195,21 @@ test('reviews: approve, request changes, comment with inline comments; own pull 
   t.deepEqual(invalidEntries(send.entries), []);
 });
 
+test('reviews: submitting a review answers the review request (the reviewer leaves requested_reviewers); a pending one does not', async (t) => {
+  const requested = (send: ReturnType<typeof sender>) => send('GET', '/repos/acme/widgets/pulls/39').json.requested_reviewers.map((u: { login: string }) => u.login);
+  const send = sender(await exampleWorld());
+  t.deepEqual(requested(send), ['alice']);
+  t.is(send('POST', '/repos/acme/widgets/pulls/39/reviews', { event: 'COMMENT', body: 'One question' }, { token: TOKENS.carol }).status, 200);
+  t.deepEqual(requested(send), ['alice'], 'someone else reviewing changes nothing');
+  t.is(send('POST', '/repos/acme/widgets/pulls/39/reviews', { event: 'REQUEST_CHANGES', body: 'Please add a test' }).status, 200);
+  t.deepEqual(requested(send), []);
+  t.deepEqual(invalidEntries(send.entries), []);
+
+  const drafting = sender(await exampleWorld());
+  t.is(drafting('POST', '/repos/acme/widgets/pulls/39/reviews', { body: 'draft' }).json.state, 'PENDING');
+  t.deepEqual(requested(drafting), ['alice'], 'still requested while the review is pending');
+});
+
 test('statuses: create, list, combined state', async (t) => {
   const send = sender(await exampleWorld());
   const sha = send('GET', '/repos/acme/widgets/pulls/40').json.head.sha;

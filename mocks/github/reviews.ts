@@ -90,6 +90,10 @@ export const reviewRoutes = [
       commit_id: commitId, submitted_at: event ? gh.now : null,
     };
     gh.db.reviews.put(id, doc);
+    // A submitted review answers the review request: GitHub drops the reviewer from the pending requests.
+    if (event && pull.requested_reviewers.some((r) => r.toLowerCase() === viewer.login.toLowerCase())) {
+      gh.db.pulls.update(`${pull.repo}#${pull.number}`, { requested_reviewers: pull.requested_reviewers.filter((r) => r.toLowerCase() !== viewer.login.toLowerCase()) });
+    }
     for (const draft of drafts) {
       const commentId = newId(gh, 'review_comment');
       gh.db.reviewComments.put(commentId, { ...draft, id: commentId, review_id: id, created_at: gh.now, updated_at: gh.now });

@@ -9,7 +9,7 @@ import type { JournalSource } from './source.js';
  * (worth knowing, harmless), `refused` (replay would not mean anything), or `allowed` (refused,
  * but the user passed --allow-mismatch).
  */
-export type CheckName = 'scenario' | 'dataset' | 'catalog' | 'toolbench' | 'seed';
+export type CheckName = 'scenario' | 'dataset' | 'catalog' | 'toolbench' | 'seed' | 'journal';
 export type CheckStatus = 'ok' | 'note' | 'refused' | 'allowed';
 
 export interface CompatCheck {
@@ -24,6 +24,7 @@ const REFUSAL_CODES: Record<CheckName, ToolbenchErrorCode> = {
   catalog: 'TB_ERR_CATALOG',
   toolbench: 'TB_ERR_JOURNAL_VERSION',
   seed: 'TB_ERR_USAGE',
+  journal: 'TB_ERR_JOURNAL_CORRUPT',
 };
 
 /** What the scenario, catalog and toolbench look like now. */

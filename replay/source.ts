@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { ToolbenchError, isToolbenchError } from '../mocks/core/errors.js';
-import type { JournalEntry, JournalHeader, McpRecord } from '../mocks/core/journal-format.js';
+import type { JournalEnd, JournalEntry, JournalHeader, McpRecord } from '../mocks/core/journal-format.js';
 import { LevelJournal, type Journal } from '../mocks/core/journal.js';
 import { snapshotJournal } from './snapshot.js';
 
@@ -18,6 +18,13 @@ export interface SeqRange {
 export interface JournalSource {
   readonly dir: string;
   readonly header: JournalHeader;
+  /**
+   * The end marker the world wrote when it closed the journal: null when there is none (the world
+   * was killed, or still runs); undefined for a persister without markers (memory).
+   */
+  readonly end?: JournalEnd | null;
+  /** What is worth saying about a journal that is still usable, one line each (e.g. not closed cleanly). */
+  readonly warnings: string[];
   entries(range?: SeqRange): AsyncIterable<JournalEntry>;
   /** MCP-level records (tool calls, endpoints ready or crashed), in order. */
   mcpRecords(): AsyncIterable<McpRecord>;
@@ -65,10 +72,13 @@ async function* renamed<T>(records: AsyncIterable<T>, rename: (error: unknown) =
 
 /** A reader over any persister (memory journals in tests). */
 export function fromJournal(journal: Journal, dir: string): JournalSource {
+  const end = journal instanceof LevelJournal ? journal.end : undefined;
   return {
     dir,
     header: journal.header,
-    entries: (range = {}) => continuous(guarded(journal.entries(range), dir), dir, Math.max(1, range.from ?? 1)),
+    end,
+    warnings: end === null ? [notClosedCleanly(dir)] : [],
+    entries: (range = {}) => continuous(guarded(journal.entries(range), dir), dir, Math.max(1, range.from ?? 1), end, range.to),
     mcpRecords: () => guarded(journal.mcpRecords(), dir),
     close: () => journal.close(),
   };
@@ -114,7 +124,8 @@ function asJournalError(error: unknown, dir: string, readFrom: string = dir): Er
  * rewritten). Replaying it would number every later request differently, and counting it would
  * silently miss requests, so every reader refuses it.
  */
-async function* continuous(entries: AsyncIterable<JournalEntry>, dir: string, first: number): AsyncIterable<JournalEntry> {
+async function* continuous(entries: AsyncIterable<JournalEntry>, dir: string, first: number,
+  end?: JournalEnd | null, to?: number): AsyncIterable<JournalEntry> {
   let previous = first - 1;
   for await (const entry of entries) {
     if (entry.seq !== previous + 1) {
@@ -127,6 +138,24 @@ async function* continuous(entries: AsyncIterable<JournalEntry>, dir: string, fi
     previous = entry.seq;
     yield entry;
   }
+  // Read to the end: a cleanly closed journal must reach its end marker's last seq, exactly. A
+  // log cut at a record boundary reads as a shorter journal; only the marker tells.
+  if (end) {
+    const expected = Math.max(first - 1, to === undefined ? end.lastSeq : Math.min(to, end.lastSeq));
+    if (previous < expected) {
+      throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT',
+        `journal ${dir} is truncated: its end marker says the last entry is seq ${end.lastSeq}, but it ends at seq ${previous} (seq ${previous + 1}${expected > previous + 1 ? `..${expected}` : ''} missing)`);
+    }
+    if (previous > expected) {
+      throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT',
+        `journal ${dir} is damaged: it holds entries after seq ${end.lastSeq}, the last one its end marker names (up to seq ${previous})`);
+    }
+  }
+}
+
+/** The warning for a journal without an end marker: legitimate (a killed world), worth knowing. */
+export function notClosedCleanly(dir: string): string {
+  return `journal ${dir} was not closed cleanly (no end marker): the world was killed or is still running; it holds every request journaled until then`;
 }
 
 function oneLine(text: string): string {

@@ -17,7 +17,10 @@ export interface VerifyOptions extends RebuildOptions {
 export async function verifyJournal(dir: string, options: VerifyOptions = {}): Promise<ReplayReport> {
   const journal = await openJournal(dir);
   try {
-    const { world, checks, handlerErrors } = await rebuildWorld(journal, options);
+    const rebuilt = await rebuildWorld(journal, options);
+    const { world, handlerErrors } = rebuilt;
+    // A journal without its end marker is usable (a killed world is legitimate), and worth a note.
+    const checks = [...rebuilt.checks, ...journal.warnings.map((message) => ({ name: 'journal' as const, status: 'note' as const, message }))];
     const progress = options.progress;
     progress?.start(await lastSeq(journal));
     try {

@@ -107,6 +107,20 @@ export type McpRecord = z.infer<typeof McpRecordSchema>;
 /** Keys: zero-padded so LevelDB's byte order is sequence order. */
 export const KEY_FORMAT = 'meta:format';
 export const KEY_HEADER = 'meta:header';
+/**
+ * Written last, when the world closes its journal: what it wrote. A journal without it was not
+ * closed cleanly (the world was killed, or still runs); one whose entries stop short of it lost
+ * its tail. Journals written before the marker existed have none (same format): they read as not
+ * closed cleanly.
+ */
+export const KEY_END = 'meta:end';
+export const JournalEndSchema = z.object({
+  /** The last sequence number journaled (0: none). */
+  lastSeq: z.number().int().nonnegative(),
+  entries: z.number().int().nonnegative(),
+  mcpRecords: z.number().int().nonnegative(),
+});
+export type JournalEnd = z.infer<typeof JournalEndSchema>;
 export const ENTRY_PREFIX = 'req:';
 export const entryKey = (seq: number) => ENTRY_PREFIX + String(seq).padStart(12, '0');
 export const MCP_PREFIX = 'mcp:';

@@ -3,8 +3,8 @@ import { Level } from 'level';
 import { Packr } from 'msgpackr';
 import { ToolbenchError } from './errors.js';
 import {
-  ENTRY_PREFIX, JOURNAL_FORMAT, JournalEntrySchema, JournalHeaderSchema, KEY_FORMAT, KEY_HEADER, MCP_PREFIX,
-  McpRecordSchema, entryKey, mcpKey, type JournalEntry, type JournalHeader, type McpRecord,
+  ENTRY_PREFIX, JOURNAL_FORMAT, JournalEndSchema, JournalEntrySchema, JournalHeaderSchema, KEY_END, KEY_FORMAT, KEY_HEADER, MCP_PREFIX,
+  McpRecordSchema, entryKey, mcpKey, type JournalEnd, type JournalEntry, type JournalHeader, type McpRecord,
 } from './journal-format.js';
 
 /**
@@ -31,7 +31,7 @@ const packr = new Packr({ useRecords: false });
  * Batches appends: all entries appended while a write is in flight go out in the next single
  * batch, and each caller's promise resolves when its batch has been written.
  */
-type Record = { key: string; value: JournalEntry | McpRecord };
+type Record = { key: string; value: JournalEntry | McpRecord | Uint8Array };
 
 class GroupCommit {
   private pending: { record: Record; done: () => void; fail: (error: unknown) => void }[] = [];
@@ -112,10 +112,18 @@ type Db = Level<string, Uint8Array>;
 
 export class LevelJournal implements Journal {
   private readonly commits: GroupCommit;
+  /** What this process wrote (a journal it created), for the end marker. */
+  private readonly written = { lastSeq: 0, entries: 0, mcpRecords: 0 };
+  private closed = false;
 
-  private constructor(private readonly db: Db, readonly header: JournalHeader, readonly dir: string) {
+  /**
+   * `end`: the end marker of a journal opened for reading (null: it was not closed cleanly);
+   * `writing`: this process created the journal, so closing it writes the marker.
+   */
+  private constructor(private readonly db: Db, readonly header: JournalHeader, readonly dir: string,
+    readonly end: JournalEnd | null = null, private readonly writing = false) {
     this.commits = new GroupCommit((records) =>
-      db.batch(records.map(({ key, value }) => ({ type: 'put' as const, key, value: packr.pack(value) }))));
+      db.batch(records.map(({ key, value }) => ({ type: 'put' as const, key, value: value instanceof Uint8Array ? value : packr.pack(value) }))));
   }
 
   /** A new journal in `dir`, which must not exist yet or be empty: a journal is never mixed. */
@@ -129,7 +137,7 @@ export class LevelJournal implements Journal {
       { type: 'put', key: KEY_FORMAT, value: packr.pack({ format: JOURNAL_FORMAT }) },
       { type: 'put', key: KEY_HEADER, value: packr.pack(JournalHeaderSchema.parse(header)) },
     ]);
-    return new LevelJournal(db, header, dir);
+    return new LevelJournal(db, header, dir, null, true);
   }
 
   /** An existing journal, for reading. */
@@ -146,7 +154,10 @@ export class LevelJournal implements Journal {
       }
       const parsed = JournalHeaderSchema.safeParse(decode(await read(db, KEY_HEADER, dir), dir, 'header'));
       if (!parsed.success) throw corrupt(dir, `its header is invalid (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
-      return new LevelJournal(db, parsed.data, dir);
+      const end = decode(await read(db, KEY_END, dir), dir, 'end marker');
+      const parsedEnd = end === undefined ? null : JournalEndSchema.safeParse(end);
+      if (parsedEnd && !parsedEnd.success) throw corrupt(dir, `its end marker is invalid (${parsedEnd.error.issues[0]?.path.join('.')}: ${parsedEnd.error.issues[0]?.message})`);
+      return new LevelJournal(db, parsed.data, dir, parsedEnd ? parsedEnd.data : null);
     } catch (error) {
       await db.close();
       throw error;
@@ -154,11 +165,15 @@ export class LevelJournal implements Journal {
   }
 
   append(entry: JournalEntry): Promise<void> {
-    return this.commits.append({ key: entryKey(entry.seq), value: entry });
+    this.written.entries += 1;
+    this.written.lastSeq = Math.max(this.written.lastSeq, entry.seq);
+    // Packed now, while the previous batch is being written (the same bytes as packing at write time).
+    return this.commits.append({ key: entryKey(entry.seq), value: packr.pack(entry) });
   }
 
   appendMcp(record: McpRecord): Promise<void> {
-    return this.commits.append({ key: mcpKey(record.n), value: record });
+    this.written.mcpRecords += 1;
+    return this.commits.append({ key: mcpKey(record.n), value: packr.pack(record) });
   }
 
   async *mcpRecords(): AsyncIterable<McpRecord> {
@@ -188,8 +203,12 @@ export class LevelJournal implements Journal {
     return this.commits.flush();
   }
 
+  /** Flushes, writes the end marker (a journal this process created), and closes. Idempotent. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     await this.flush();
+    if (this.writing) await this.db.put(KEY_END, packr.pack(JournalEndSchema.parse(this.written)));
     await this.db.close();
   }
 }

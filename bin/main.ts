@@ -7,6 +7,8 @@ import { recordCommand } from './commands/record.js';
 import { demoCommand } from './commands/demo.js';
 import { scenarioCommand } from './commands/scenario.js';
 import { reportCommand } from './commands/report.js';
+import { gradeCommand } from './commands/grade.js';
+import { taskgenCommand } from './commands/taskgen.js';
 import { proxyCommand } from './commands/proxy.js';
 import { certsCommand } from './commands/certs.js';
 import { replayCommand } from './commands/replay.js';
@@ -25,6 +27,8 @@ await yargs(hideBin(process.argv))
   .command(demoCommand)
   .command(scenarioCommand)
   .command(reportCommand)
+  .command(gradeCommand)
+  .command(taskgenCommand)
   .command(proxyCommand)
   .command(certsCommand)
   .command(catalogCommand)

@@ -7,6 +7,7 @@ import type { AdminRoutes } from '../mocks/core/admin.js';
 import type { ChaosLevel } from '../mocks/core/fault-plan.js';
 import { openWorld, type OpenedWorld } from '../mocks/build.js';
 import { CallTracker } from '../mocks/core/attribution.js';
+import { ToolbenchError } from '../mocks/core/errors.js';
 import { serveProxyForWorld, type ServedProxy } from '../proxy/for-world.js';
 import { PRELOAD_PATH } from '../proxy/preload-path.js';
 import { serveWorld, type ServedWorld } from '../proxy/serve.js';
@@ -37,6 +38,12 @@ export interface StackOptions {
   logDir?: string;
   /** More proxy clients to issue credentials for (their requests are `direct` unless they are endpoints). */
   clients?: string[];
+  /** Proxy clients counted as ready MCP endpoints (`toolbench world --client NAME`): their requests are `mcp`. */
+  mcpClients?: string[];
+  /** Run the TLS proxy (default true); without it there are no MCP endpoints either. */
+  proxy?: boolean;
+  /** The admin API's bearer token; default: a new random one. */
+  adminToken?: string;
   adminPort?: number;
   proxyPort?: number;
   tlsPort?: number;
@@ -58,8 +65,9 @@ export interface StackEndpoint {
 export interface Stack extends OpenedWorld {
   tracker: CallTracker;
   served: ServedWorld;
-  proxy: ServedProxy;
-  caPath: string;
+  /** Null when started with `proxy: false`. */
+  proxy: ServedProxy | null;
+  caPath: string | null;
   endpoints: Map<string, StackEndpoint>;
   /** Addresses, for ready lines and MCP configs. */
   addresses(): StackAddresses;
@@ -71,9 +79,9 @@ export interface StackAddresses {
   /** The admin API's bearer token (every route but `/_bench/health` needs it). */
   token: string;
   services: Record<string, string>;
-  proxy: string;
+  proxy: string | null;
   tls: number | null;
-  ca: string;
+  ca: string | null;
   /** Each endpoint's Streamable HTTP URL. */
   mcp: Record<string, string>;
 }
@@ -95,20 +103,28 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const pick = (given: number | undefined, catalogPort: number) => given ?? (catalogPorts ? catalogPort : 0);
   try {
     const tracker = new CallTracker();
+    for (const client of options.mcpClients ?? []) {
+      tracker.register(client);
+      tracker.markReady(client);
+    }
     const served = await serveWorld(world, catalog.catalog.services, {
-      ports: options.ports, host: options.host, adminPort: pick(options.adminPort, 8100), forwardSecret: options.forwardSecret,
+      ports: options.ports, host: options.host, adminPort: pick(options.adminPort, 8100), forwardSecret: options.forwardSecret, adminToken: options.adminToken,
       info: { scenario: header.scenario, seed: header.seed, catalogHash: header.catalogHash, chaos: options.chaos ?? 'none' },
       adminRoutes: options.adminRoutes?.(opened),
     });
     closers.push(() => served.close());
+    const endpoints = new Map<string, StackEndpoint>();
+    if (options.proxy === false) {
+      if (options.endpoints) throw new ToolbenchError('TB_ERR_USAGE', 'MCP endpoints need the proxy: drop --no-proxy');
+      return finish(null);
+    }
     const proxy = await serveProxyForWorld(world, catalog.catalog, {
       caDir: options.caDir ?? DEFAULT_CA_DIR, host: options.host, attribute: (client) => tracker.attribute(client),
       proxyPort: pick(options.proxyPort, 8080), tlsPort: pick(options.tlsPort, 8443),
     });
     closers.push(() => proxy.proxy.close());
-    for (const client of options.clients ?? []) proxy.proxy.credentials.issue(client);
+    for (const client of [...(options.clients ?? []), ...(options.mcpClients ?? [])]) proxy.proxy.credentials.issue(client);
 
-    const endpoints = new Map<string, StackEndpoint>();
     if (options.endpoints) {
       const mcpLog = new McpLog(world.journal, () => world.clock.current);
       const wanted = catalog.catalog.endpoints.filter((entry) => options.endpoints === 'all' || manifest.services.includes(entry.service));
@@ -137,20 +153,23 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         endpoints.set(entry.id, { entry, running, bridge });
       }
     }
-    const stack: Stack = {
-      ...opened, tracker, served, proxy, endpoints, caPath: proxy.certs.ca.certPath,
-      addresses: () => ({
-        admin: served.admin.url,
-        token: served.token,
-        services: Object.fromEntries(Object.entries(served.services).map(([id, l]) => [id, l.url])),
-        proxy: proxy.proxy.url,
-        tls: proxy.proxy.tlsPort,
-        ca: proxy.certs.ca.certPath,
-        mcp: Object.fromEntries([...endpoints].map(([id, e]) => [id, e.bridge.url])),
-      }),
-      close: closeAll,
-    };
-    return stack;
+    return finish(proxy);
+
+    function finish(proxy: ServedProxy | null): Stack {
+      return {
+        ...opened, tracker, served, proxy, endpoints, caPath: proxy?.certs.ca.certPath ?? null,
+        addresses: () => ({
+          admin: served.admin.url,
+          token: served.token,
+          services: Object.fromEntries(Object.entries(served.services).map(([id, l]) => [id, l.url])),
+          proxy: proxy?.proxy.url ?? null,
+          tls: proxy?.proxy.tlsPort ?? null,
+          ca: proxy?.certs.ca.certPath ?? null,
+          mcp: Object.fromEntries([...endpoints].map(([id, e]) => [id, e.bridge.url])),
+        }),
+        close: closeAll,
+      };
+    }
   } catch (error) {
     await closeAll();
     throw error;

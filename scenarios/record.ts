@@ -53,6 +53,7 @@ export async function recordTrial(options: RecordOptions): Promise<RecordedTrial
   });
   try {
     const { world } = stack;
+    const proxy = stack.proxy!;
     const initial = world.gradingState('initial');
     const addresses = stack.addresses();
     const mcpPath = join(outDir, 'mcp.json');
@@ -63,8 +64,8 @@ export async function recordTrial(options: RecordOptions): Promise<RecordedTrial
     const command = typeof options.agent === 'string' ? builtInAgentCommand(options.agent) : options.agent.command;
     const env: Record<string, string> = {
       ...(process.env as Record<string, string>),
-      ...proxyEnvironment(addresses.proxy),
-      ...caTrustEnvironment(stack.proxy.certs.ca),
+      ...proxyEnvironment(proxy.proxy.url),
+      ...caTrustEnvironment(proxy.certs.ca),
       TOOLBENCH_MCP_CONFIG: mcpPath,
       TOOLBENCH_INSTRUCTION: instruction,
       TOOLBENCH_INSTRUCTION_FILE: instructionPath,

@@ -92,7 +92,7 @@ test.serial('six tools through MCP: real-shaped data, state changed, every reque
 
 test.serial('a request made directly through the proxy with curl is attributed direct', async (t) => {
   const { proxy, ca } = stack.addresses();
-  const { stdout } = await run('curl', ['-sS', '-x', proxy, '--cacert', ca, '-H', 'Authorization: Bearer ghp_aliceAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'https://api.github.com/repos/acme/widgets']);
+  const { stdout } = await run('curl', ['-sS', '-x', proxy!, '--cacert', ca!, '-H', 'Authorization: Bearer ghp_aliceAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'https://api.github.com/repos/acme/widgets']);
   t.like(JSON.parse(stdout), { full_name: 'acme/widgets' });
   const last = (await entries()).at(-1)!;
   t.like(last, { target: '/repos/acme/widgets', attribution: { kind: 'direct', client: null } });

@@ -20,39 +20,43 @@ export interface Route<C> {
   readonly pattern: string;
   readonly handler: Handler<C, any>;
   match(path: string): Record<string, string> | null;
+  /** `match` on a path already split (`path.split('/').slice(1)`), so a router splits once. */
+  matchParts?(parts: readonly string[]): Record<string, string> | null;
 }
 
 export function route<C, P extends string>(method: string, pattern: P, handler: Handler<C, PathParams<P>>): Route<C> {
   const segments = pattern.split('/').slice(1);
   const rest = segments.at(-1)?.startsWith('*') ? segments.pop()!.slice(1) : null;
+  const literal = segments.map((want) => !want.startsWith(':'));
+  const matchParts = (parts: readonly string[]): Record<string, string> | null => {
+    if (rest === null ? parts.length !== segments.length : parts.length < segments.length) return null;
+    // Literal segments first: most routes fail there, before any parameter is decoded.
+    for (let i = 0; i < segments.length; i++) {
+      if (literal[i] ? segments[i] !== parts[i] : parts[i] === '') return null;
+    }
+    const params: Record<string, string> = {};
+    for (let i = 0; i < segments.length; i++) {
+      if (literal[i]) continue;
+      const got = parts[i]!;
+      // Without '%', decoding changes nothing (and cannot fail).
+      const decoded = got.includes('%') ? safeDecode(got) : got;
+      if (decoded === null) return null;
+      params[segments[i]!.slice(1)] = decoded;
+    }
+    if (rest !== null) {
+      const tail = parts.slice(segments.length).join('/');
+      const decoded = safeDecode(tail);
+      if (decoded === null) return null;
+      params[rest] = decoded;
+    }
+    return params;
+  };
   return {
     method,
     pattern,
     handler,
-    match(path) {
-      const parts = path.split('/').slice(1);
-      if (rest === null ? parts.length !== segments.length : parts.length < segments.length) return null;
-      const params: Record<string, string> = {};
-      for (let i = 0; i < segments.length; i++) {
-        const want = segments[i]!;
-        const got = parts[i]!;
-        if (want.startsWith(':')) {
-          if (got === '') return null;
-          const decoded = safeDecode(got);
-          if (decoded === null) return null;
-          params[want.slice(1)] = decoded;
-        } else if (want !== got) {
-          return null;
-        }
-      }
-      if (rest !== null) {
-        const tail = parts.slice(segments.length).join('/');
-        const decoded = safeDecode(tail);
-        if (decoded === null) return null;
-        params[rest] = decoded;
-      }
-      return params;
-    },
+    match: (path) => matchParts(path.split('/').slice(1)),
+    matchParts,
   };
 }
 
@@ -73,8 +77,9 @@ export class Router<C> {
 
   match(method: string, path: string): RouteMatch<C> {
     const allowed: string[] = [];
+    const parts = path.split('/').slice(1);
     for (const candidate of this.routes) {
-      const params = candidate.match(path);
+      const params = candidate.matchParts ? candidate.matchParts(parts) : candidate.match(path);
       if (!params) continue;
       if (candidate.method === method || (method === 'HEAD' && candidate.method === 'GET')) {
         return { kind: 'found', route: candidate, params };

@@ -3,8 +3,8 @@
  *
  * Iteration follows insertion order, which is deterministic because every insertion comes from
  * the dataset or from a request in journal order. Documents are frozen when stored: a handler
- * changes a document by putting a new one, which lets a transaction roll back by keeping the
- * collections' previous maps (copy-on-write on the first write of a transaction).
+ * changes a document by putting a new one, which lets a transaction roll back by keeping each
+ * written key's previous document (an undo log; see `Undo`).
  */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -32,9 +32,10 @@ export class Collection<T> {
 
   /** Stores `doc` under `key` (replacing any previous one, which keeps its place in order). */
   put(key: string | number, doc: T): T {
-    this.owner.beforeWrite(this);
+    const k = String(key);
+    this.owner.beforeWrite(this, k, false);
     const frozen = Object.freeze(doc);
-    this.map.set(String(key), frozen);
+    this.map.set(k, frozen);
     return frozen;
   }
 
@@ -47,7 +48,7 @@ export class Collection<T> {
 
   delete(key: string | number): boolean {
     if (!this.has(key)) return false;
-    this.owner.beforeWrite(this);
+    this.owner.beforeWrite(this, String(key), true);
     return this.map.delete(String(key));
   }
 
@@ -71,10 +72,25 @@ export class Collection<T> {
   }
 }
 
+/** A key that did not exist before the transaction wrote it. */
+const ABSENT = Symbol('absent');
+
+/**
+ * What rolling back one collection takes: each written key's document from before its first
+ * write in the transaction (ABSENT: the key was new), so a write costs O(1) however large the
+ * collection. Puts never move a key (a new key goes last), so undoing them restores the order
+ * exactly. A delete does move keys, so on the first delete the map as it was when the
+ * transaction began is rebuilt once (`whole`) and rollback puts that back.
+ */
+interface Undo {
+  keys: Map<string, unknown>;
+  whole: Map<string, unknown> | null;
+}
+
 export class DocumentStore {
   private readonly collections = new Map<string, Collection<unknown>>();
-  /** Maps as they were before the open transaction first wrote each collection. */
-  private saved: Map<Collection<unknown>, Map<string, unknown>> | null = null;
+  /** How to put back each collection the open transaction wrote. */
+  private saved: Map<Collection<unknown>, Undo> | null = null;
 
   collection<T>(name: string): Collection<T> {
     let found = this.collections.get(name);
@@ -100,12 +116,38 @@ export class DocumentStore {
   }
 
   /** @internal */
-  beforeWrite(collection: Collection<unknown>): void {
-    if (this.saved && !this.saved.has(collection)) this.saved.set(collection, new Map(collection.map));
+  beforeWrite(collection: Collection<unknown>, key: string, deleting: boolean): void {
+    if (!this.saved) return;
+    let undo = this.saved.get(collection);
+    if (!undo) {
+      undo = { keys: new Map(), whole: null };
+      this.saved.set(collection, undo);
+    }
+    if (undo.whole) return;
+    if (deleting) {
+      const whole = new Map(collection.map);
+      for (const [k, old] of undo.keys) {
+        if (old === ABSENT) whole.delete(k);
+        else whole.set(k, old);
+      }
+      undo.whole = whole;
+      undo.keys.clear();
+      return;
+    }
+    if (!undo.keys.has(key)) undo.keys.set(key, collection.map.has(key) ? collection.map.get(key) : ABSENT);
   }
 
   private rollback(): void {
-    for (const [collection, map] of this.saved ?? []) collection.map = map;
+    for (const [collection, undo] of this.saved ?? []) {
+      if (undo.whole) {
+        collection.map = undo.whole;
+        continue;
+      }
+      for (const [key, old] of undo.keys) {
+        if (old === ABSENT) collection.map.delete(key);
+        else collection.map.set(key, old);
+      }
+    }
     this.saved = null;
   }
 

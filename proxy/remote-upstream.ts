@@ -30,6 +30,12 @@ export function remoteUpstream(options: RemoteUpstreamOptions): Upstream {
   const forwarding = new WeakMap<IncomingMessage, Forwarded>();
   const proxy = httpProxy.createProxyServer({ agent, preserveHeaderKeyCase: true, xfwd: false });
 
+  // A world answer cut mid-body (a reset fault, docs/faults.md) cuts the client's too, rather than
+  // leaving it waiting for the rest.
+  proxy.on('proxyRes', (proxyRes: IncomingMessage, _req: IncomingMessage, res: ServerResponse) => {
+    proxyRes.once('close', () => { if (!proxyRes.complete) res.destroy(); });
+  });
+
   proxy.on('error', (error: Error, req: IncomingMessage, res: ServerResponse | Socket) => {
     log(`cannot reach the world for ${forwarding.get(req)?.host ?? 'a request'}: ${error.message}`);
     if ('writeHead' in res && !res.headersSent) {

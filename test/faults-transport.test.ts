@@ -2,7 +2,10 @@ import test from 'ava';
 import { request } from 'node:http';
 import { openWorld } from '../mocks/build.js';
 import { resetCut } from '../mocks/core/faults.js';
-import { serveProxyForWorld } from '../proxy/for-world.js';
+import { serveProxy, serveProxyForWorld } from '../proxy/for-world.js';
+import { remoteUpstream } from '../proxy/remote-upstream.js';
+import { serveWorld } from '../proxy/serve.js';
+import { randomSecret } from '../proxy/world-secret.js';
 import { decode, faultyScenario, journalOf } from './helpers/faults.js';
 import { TOKENS } from './helpers/github-requests.js';
 import { testCaDir } from './helpers/proxy.js';
@@ -162,6 +165,34 @@ test.serial('through the TLS proxy: curl gets the 429 with Retry-After, and a re
     t.deepEqual(entries.map((e) => e.response.status), [429, 201, 502]);
   } finally {
     await served.proxy.close();
+    await world.journal.close();
+  }
+});
+
+test.serial('through a split proxy (proxy --world): the world\'s port cuts the reset and the proxy passes the cut on; a hold is held', async (t) => {
+  const { world, catalog } = await openWorld({ scenarioDir: faultyScenario(PLAN) });
+  const secret = randomSecret();
+  const ports = await serveWorld(world, catalog.catalog.services, { ports: 'ephemeral', adminPort: 0, forwardSecret: secret });
+  const services = Object.fromEntries(Object.entries(ports.services).map(([id, l]) => [id, l.url]));
+  const served = await serveProxy(catalog.catalog, remoteUpstream({ services, secret }), { caDir: testCaDir(), proxyPort: 0, tlsPort: 0 });
+  try {
+    const curl = (...args: string[]) => run('curl', ['-sS', '-m', '5', '-x', served.proxy.url, '--cacert', served.certs.ca.certPath,
+      '-H', `Authorization: Bearer ${TOKENS.alice}`, ...args]);
+    const started = performance.now();
+    const cut = await curl('https://api.github.com/repos/acme/widgets');
+    t.true(cut.code === 18 || cut.code === 56, `curl exit ${cut.code}: ${cut.stderr}`);
+    t.true(performance.now() - started < 2000, 'closed at once, not left waiting');
+    const reset = (await journalOf(world)).at(-1)!;
+    t.like(reset, { fault: { kind: 'reset' }, attribution: { kind: 'direct' } });
+    t.is(cut.stdout, decode(reset.response.body.subarray(0, resetCut(reset.response.body.length))));
+
+    const held = performance.now();
+    const timeout = await curl('-o', '/dev/null', '-w', '%{http_code}', 'https://api.github.com/orgs/acme');
+    t.is(timeout.stdout, '504');
+    t.true(performance.now() - held >= 1150, 'held for hold_ms through the proxy');
+  } finally {
+    await served.proxy.close();
+    await ports.close();
     await world.journal.close();
   }
 });

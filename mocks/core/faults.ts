@@ -17,7 +17,7 @@ export function faultAddon(rules: readonly FaultRule[]): WorldAddon {
   return {
     name: 'faults',
     request(exchange) {
-      let kind: { fault: PlannedFault; rule: FaultRule } | null = null;
+      let error: PlannedFault | null = null;
       let latency: { ms: number; id: string; n: number } | null = null;
       for (const { rule, id, matches } of compiled) {
         if (rule.service !== undefined && rule.service !== exchange.service) continue;
@@ -30,19 +30,15 @@ export function faultAddon(rules: readonly FaultRule[]): WorldAddon {
         const draw = (what: string) => unit(exchange.seed, exchange.service, id, exchange.endpoint, n, what);
         const fires = rule.nth ? rule.nth.includes(n) : rule.rate === undefined || draw('fire') < rule.rate;
         if (!fires) continue;
-        if (rule.kind !== undefined && kind === null) {
-          kind = {
-            rule,
-            fault: {
-              kind: rule.kind, latencyMs: rule.kind === 'timeout' ? rule.hold_ms ?? DEFAULT_HOLD_MS : 0,
-              retryAfter: rule.retry_after ?? DEFAULT_RETRY_AFTER, rule: id, n,
-            },
-          };
+        // The first firing rule with a kind decides the kind; the first with a latency, the latency.
+        if (rule.kind !== undefined && error === null) {
+          const latencyMs = rule.kind === 'timeout' ? rule.hold_ms ?? DEFAULT_HOLD_MS : 0;
+          error = { kind: rule.kind, latencyMs, retryAfter: rule.retry_after ?? DEFAULT_RETRY_AFTER, rule: id, n };
         }
         if (rule.latency && latency === null) latency = { ms: sample(rule.latency, draw('latency')), id, n };
       }
-      if (kind) {
-        exchange.fault = kind.fault.kind === 'timeout' ? kind.fault : { ...kind.fault, latencyMs: latency?.ms ?? 0 };
+      if (error) {
+        exchange.fault = error.kind === 'timeout' ? error : { ...error, latencyMs: latency?.ms ?? 0 };
       } else if (latency) {
         exchange.fault = { kind: 'latency', latencyMs: latency.ms, retryAfter: 0, rule: latency.id, n: latency.n };
       }

@@ -4,12 +4,12 @@ import { z } from 'zod';
  * Predicates on JSON values, used by expected state, call matchers and answer checks.
  * A predicate is a JSON value (equal, or for objects: a deep subset), or an object of operators:
  * `{"$contains": "x"}`, `{"$regex": "^fix"}`, `{"$exists": false}`, `{"$in": [1, 2]}`,
- * `{"$ne": v}`, `{"$gte": n}`, `{"$lte": n}`, `{"$len": n}`, `{"$not": p}`, `{"$any": p}` (some
- * array element matches p). Keys of an object predicate may be dotted paths (`user.login`).
+ * `{"$iregex": "^fix"}` (case-insensitive), `{"$ne": v}`, `{"$gte": n}`, `{"$lte": n}`, `{"$len": n}`,
+ * `{"$not": p}`, `{"$any": p}` (some array element matches p), `{"$all": [p, q]}` (every one matches). Keys of an object predicate may be dotted paths (`user.login`).
  */
 export type Predicate = unknown;
 
-const OPERATORS = new Set(['$eq', '$ne', '$contains', '$regex', '$exists', '$in', '$gte', '$lte', '$len', '$not', '$any']);
+const OPERATORS = new Set(['$eq', '$ne', '$contains', '$regex', '$iregex', '$exists', '$in', '$gte', '$lte', '$len', '$not', '$any', '$all']);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -23,7 +23,7 @@ export function predicateProblems(pred: unknown, path = ''): string[] {
     return Object.entries(pred).flatMap(([op, arg]) => {
       const at = path ? `${path}.${op}` : op;
       if (!OPERATORS.has(op)) return [`${at}: unknown operator (known: ${[...OPERATORS].join(', ')})`];
-      if (op === '$regex') {
+      if (op === '$regex' || op === '$iregex') {
         if (typeof arg !== 'string') return [`${at}: must be a string`];
         try { new RegExp(arg); } catch (error) { return [`${at}: ${(error as Error).message}`]; }
       }
@@ -31,6 +31,7 @@ export function predicateProblems(pred: unknown, path = ''): string[] {
       if (op === '$exists' && typeof arg !== 'boolean') return [`${at}: must be true or false`];
       if ((op === '$gte' || op === '$lte' || op === '$len') && typeof arg !== 'number') return [`${at}: must be a number`];
       if (op === '$not' || op === '$any') return predicateProblems(arg, at);
+      if (op === '$all') return Array.isArray(arg) ? arg.flatMap((inner, i) => predicateProblems(inner, `${at}[${i}]`)) : [`${at}: must be an array`];
       return [];
     });
   }
@@ -79,6 +80,8 @@ function applyOperator(op: string, value: unknown, arg: unknown): boolean {
     case '$lte': return typeof value === 'number' && value <= (arg as number);
     case '$len': return (typeof value === 'string' || Array.isArray(value)) && value.length === arg;
     case '$regex': return typeof value === 'string' && new RegExp(arg as string).test(value);
+    case '$iregex': return typeof value === 'string' && new RegExp(arg as string, 'i').test(value);
+    case '$all': return (arg as unknown[]).every((inner) => matches(value, inner));
     case '$any': return Array.isArray(value) && value.some((item) => matches(item, arg));
     case '$contains':
       if (typeof value === 'string') return typeof arg === 'string' && value.includes(arg);

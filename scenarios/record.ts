@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { caTrustEnvironment } from '../certs/index.js';
 import { startStack } from '../catalog/stack.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
+import type { ChaosLevel } from '../mocks/core/fault-plan.js';
 import { proxyEnvironment } from '../proxy/child-env.js';
 import { runAgent, type AgentRun } from './agent-process.js';
 import { builtInAgentCommand, type BuiltInAgent } from './agents/index.js';
@@ -24,6 +25,8 @@ export interface RecordOptions {
   signal?: AbortSignal;
   /** Copy the agent's output to ours. */
   echo?: boolean;
+  /** A fault preset on top of the scenario's own `[[faults]]` (docs/faults.md). */
+  chaos?: ChaosLevel;
 }
 
 export interface RecordedTrial {
@@ -48,7 +51,7 @@ export async function recordTrial(options: RecordOptions): Promise<RecordedTrial
   mkdirSync(outDir, { recursive: true });
   const journalDir = join(outDir, 'journal');
   const stack = await startStack({
-    scenarioDir: options.scenarioDir, seed: options.seed, journalDir, ports: 'ephemeral', caDir: options.caDir,
+    scenarioDir: options.scenarioDir, seed: options.seed, journalDir, ports: 'ephemeral', caDir: options.caDir, chaos: options.chaos,
     endpoints: true, logDir: join(outDir, 'logs'),
   });
   try {

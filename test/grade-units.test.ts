@@ -60,3 +60,14 @@ test('an ignore entry naming a field that does not exist is an error, not a sile
   t.notThrows(() => gradeTrial({ ...input, scenario: { ...scenario, expect: { ...scenario.expect, ignore: ['svc.items.updated_at'] } } }));
   t.throws(() => gradeTrial({ ...input, volatile: { svc: { items: ['nope'] } } }), { message: /svc\.items\.nope/ });
 });
+
+test('case-insensitive regexes, $all, and dotted volatile fields', (t) => {
+  t.true(matches('Initech Corp', { $iregex: '^initech' }));
+  t.false(matches('Initech Corp', { $regex: '^initech' }));
+  t.true(matches('retry = 5 # was 3', { $all: [{ $contains: 'retry = 5' }, { $not: { $contains: 'retry = 3\n' } }] }));
+  t.false(matches('x', { $all: [{ $contains: 'x' }, { $contains: 'y' }] }));
+  const before = { svc: { pulls: { p: { head: { sha: 'a', ref: 'f' }, title: 't' } } } };
+  const after = { svc: { pulls: { p: { head: { sha: 'b', ref: 'f' }, title: 't' } } } };
+  t.like(gradeState([], before, after, { svc: { pulls: ['head.sha'] } }), { unintended_changes: 0 });
+  t.like(gradeState([], before, { svc: { pulls: { p: { head: { sha: 'b', ref: 'g' }, title: 't' } } } }, { svc: { pulls: ['head.sha'] } }), { unintended_changes: 1 });
+});

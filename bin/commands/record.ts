@@ -6,6 +6,7 @@ import { BUILT_IN_AGENTS, type BuiltInAgent } from '../../scenarios/agents/index
 import type { TrialResult } from '../../scenarios/grade/result.js';
 import { recordTrial } from '../../scenarios/record.js';
 import { ToolbenchError } from '../../mocks/core/errors.js';
+import { CHAOS_LEVELS, type ChaosLevel } from '../../mocks/core/fault-plan.js';
 import { DEFAULT_SCENARIO, seedOption } from '../shared.js';
 
 interface RecordArgs {
@@ -15,6 +16,7 @@ interface RecordArgs {
   agent?: BuiltInAgent;
   'ca-dir': string;
   timeout: number;
+  chaos: ChaosLevel;
   json: boolean;
   quiet: boolean;
   '--'?: (string | number)[];
@@ -31,6 +33,7 @@ export const recordCommand: CommandModule<{}, RecordArgs> = {
     .option('agent', { choices: BUILT_IN_AGENTS, describe: 'A built-in agent (oracle: the scenario\'s solution; nop: nothing); default oracle unless a command follows --' })
     .option('ca-dir', { type: 'string', default: DEFAULT_CA_DIR, describe: 'CA directory (made if missing)' })
     .option('timeout', { type: 'number', default: 1800, describe: 'Seconds before the agent is stopped (0: no limit)' })
+    .option('chaos', { choices: CHAOS_LEVELS, default: 'none' as ChaosLevel, describe: 'Fault preset added to the scenario\'s [[faults]] (docs/faults.md)' })
     .option('json', { type: 'boolean', default: false, describe: 'Print result.json instead of the summary' })
     .option('quiet', { type: 'boolean', default: false, describe: 'Do not echo the agent\'s output' })
     .example('$0 record --agent oracle', 'the example scenario, solved by its oracle')
@@ -54,7 +57,7 @@ export const recordCommand: CommandModule<{}, RecordArgs> = {
     try {
       const { result, outDir } = await recordTrial({
         scenarioDir: args.scenario, outDir: out, seed: args.seed, agent, caDir: args['ca-dir'],
-        timeoutMs: args.timeout * 1000, signal: abort.signal, echo: !args.quiet && !args.json,
+        timeoutMs: args.timeout * 1000, signal: abort.signal, chaos: args.chaos, echo: !args.quiet && !args.json,
       });
       if (args.json) process.stdout.write(JSON.stringify(result) + '\n');
       else process.stdout.write(summary(result, outDir));

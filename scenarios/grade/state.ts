@@ -130,10 +130,16 @@ function targetedLeaves(expectations: readonly StateExpectation[], initial: Serv
   return out;
 }
 
+/** The document without its volatile fields; a dotted field (`head.sha`) removes a nested one. */
 function strip(doc: unknown, skip: readonly string[] | undefined): unknown {
   if (!skip || !doc || typeof doc !== 'object') return doc;
-  const copy = { ...(doc as Record<string, unknown>) };
-  for (const field of skip) delete copy[field];
+  const copy = structuredClone(doc) as Record<string, unknown>;
+  for (const field of skip) {
+    const parts = field.split('.');
+    let parent: unknown = copy;
+    for (const part of parts.slice(0, -1)) parent = parent && typeof parent === 'object' ? (parent as Record<string, unknown>)[part] : undefined;
+    if (parent && typeof parent === 'object') delete (parent as Record<string, unknown>)[parts.at(-1)!];
+  }
   return copy;
 }
 
@@ -164,7 +170,7 @@ export function volatileProblems(volatile: VolatileFields, states: ServiceStates
         continue;
       }
       for (const field of fields) {
-        if (!docs.some((doc) => doc !== null && typeof doc === 'object' && field in (doc as object))) {
+        if (!docs.some((doc) => getPath(doc, field) !== undefined)) {
           problems.push(`${service}.${collection}.${field}: no such field in any ${collection} document`);
         }
       }

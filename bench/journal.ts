@@ -3,18 +3,22 @@
  * - the world in process with a LevelDB journal: RSS before and after N journaled requests
  *   (GET and POST alternating, 64 in flight through `World.dispatch`), and their rate;
  * - the journal alone: N entries (real GitHub entries, renumbered) appended with up to 1,000
- *   in flight, so group commit batches them: entries/s.
+ *   in flight, so group commit batches them: entries/s;
+ * - LevelDB alone, as the yardstick: the same entries' packed bytes written in batches of 1,000
+ *   straight with `db.batch` (no journal code at all), right after, on the same disk.
  *
  *   node --expose-gc --import tsx bench/journal.ts [--requests 100000] [--scenario DIR]
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { Level } from 'level';
+import { Packr } from 'msgpackr';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openWorld } from '../mocks/build.js';
 import { bytes } from '../mocks/core/http.js';
 import { LevelJournal } from '../mocks/core/journal.js';
-import type { JournalEntry } from '../mocks/core/journal-format.js';
+import { entryKey, type JournalEntry } from '../mocks/core/journal-format.js';
 import type { WorldRequest } from '../mocks/core/world.js';
 
 const { values } = parseArgs({
@@ -77,9 +81,23 @@ try {
   const appendMs = performance.now() - appendStart;
   await journal.close();
 
+  // LevelDB alone: the bytes the journal would write, no journal code.
+  const packr = new Packr({ useRecords: false });
+  const db = new Level<string, Uint8Array>(join(work, 'raw'), { keyEncoding: 'utf8', valueEncoding: 'view' });
+  await db.open();
+  const rawStart = performance.now();
+  for (let from = 0; from < total; from += 1000) {
+    const batch = [];
+    for (let i = from; i < Math.min(total, from + 1000); i++) batch.push({ type: 'put' as const, key: entryKey(i + 1), value: packr.pack({ ...templates[i % 2]!, seq: i + 1 }) });
+    await db.batch(batch);
+  }
+  const rawMs = performance.now() - rawStart;
+  await db.close();
+
   process.stdout.write(JSON.stringify({
     requests: total,
     appendPerSecond: total / (appendMs / 1000),
+    levelDbPerSecond: total / (rawMs / 1000),
     dispatchPerSecond: total / (dispatchMs / 1000),
     rssBeforeMiB,
     rssAfterMiB,

@@ -19,6 +19,8 @@ export interface ThroughputCell {
 export interface JournalRound {
   requests: number;
   appendPerSecond: number;
+  /** LevelDB alone with the same bytes (bench/journal.ts): the yardstick for appendPerSecond. */
+  levelDbPerSecond: number;
   dispatchPerSecond: number;
   rssBeforeMiB: number;
   rssAfterMiB: number;
@@ -40,6 +42,8 @@ export interface BenchReport {
   journal: JournalRound[];
   replay: ReplayRun;
   coldStart: { totalMs: number; bootMs: number; importMs: number; startMs: number; services: number }[];
+  /** `toolbench world` from dist/, spawn to ready line (ms); empty when dist/ is not built. */
+  coldStartCli: number[];
   toolmeter: { seconds: number; importMs: number; measureMs: number; endpoints: number; tools: number }[];
 }
 
@@ -56,9 +60,9 @@ export interface Summary {
   ratios: { ratio: string; method: string; connections: number; value: number | null }[];
   p50AddedMs: { path: PathId; method: string; connections: number; value: number | null }[];
   tlsConnectionsPerSecond: { explicit: number; transparent: number };
-  journal: { requests: number; appendPerSecond: number; dispatchPerSecond: number; rssBeforeMiB: number; rssAfterMiB: number; journalMiB: number };
+  journal: { requests: number; appendPerSecond: number; levelDbPerSecond: number; dispatchPerSecond: number; rssBeforeMiB: number; rssAfterMiB: number; journalMiB: number };
   replay: { entries: number; processPerSecond: number; httpPerSecond: number };
-  coldStartMs: { total: number; boot: number; import: number; start: number; services: number };
+  coldStartMs: { total: number; boot: number; import: number; start: number; services: number; cli: number | null };
   toolmeterSeconds: number;
   targets: Target[];
 }
@@ -110,6 +114,7 @@ export function summarize(report: BenchReport): Summary {
   const journal = {
     requests: report.journal[0]?.requests ?? 0,
     appendPerSecond: median(report.journal.map((j) => j.appendPerSecond)),
+    levelDbPerSecond: median(report.journal.map((j) => j.levelDbPerSecond)),
     dispatchPerSecond: median(report.journal.map((j) => j.dispatchPerSecond)),
     rssBeforeMiB: median(report.journal.map((j) => j.rssBeforeMiB)),
     rssAfterMiB: median(report.journal.map((j) => j.rssAfterMiB)),
@@ -126,6 +131,7 @@ export function summarize(report: BenchReport): Summary {
     import: median(report.coldStart.map((c) => c.importMs)),
     start: median(report.coldStart.map((c) => c.startMs)),
     services: report.coldStart[0]?.services ?? 0,
+    cli: report.coldStartCli.length > 0 ? median(report.coldStartCli) : null,
   };
   const tlsConnectionsPerSecond = {
     explicit: median(report.tlsConnections.explicit.map(rps)),
@@ -146,7 +152,11 @@ export function summarize(report: BenchReport): Summary {
   }
   atLeast('replay --verify, requests/s', '≥ 20,000', replay.processPerSecond, 20_000);
   atLeast('journal append, entries/s', '≥ 50,000', journal.appendPerSecond, 50_000);
-  targets.push({ figure: 'cold start to ready, ms', target: '≤ 500', value: coldStartMs.total, met: coldStartMs.total <= 500 });
+  const coldStart = coldStartMs.cli ?? coldStartMs.total;
+  targets.push({
+    figure: coldStartMs.cli === null ? 'cold start to ready (through tsx: dist/ not built), ms' : 'cold start to ready (toolbench world from dist/), ms',
+    target: '≤ 500', value: coldStart, met: coldStart <= 500,
+  });
   return { throughput, ratios, p50AddedMs, tlsConnectionsPerSecond, journal, replay, coldStartMs, toolmeterSeconds: median(report.toolmeter.map((t) => t.seconds)), targets };
 }
 
@@ -185,12 +195,14 @@ export function formatReport(report: BenchReport, summary: Summary = summarize(r
   out.push(table(['figure', 'value'], [
     ['new TLS connections/s, explicit proxy (CONNECT + full handshake + GET, 8 at a time)', int(summary.tlsConnectionsPerSecond.explicit)],
     ['new TLS connections/s, transparent TLS port (full handshake + GET, 8 at a time)', int(summary.tlsConnectionsPerSecond.transparent)],
-    [`journal append, entries/s (LevelDB, group commit, ${int(j.requests)} entries)`, int(j.appendPerSecond)],
+    [`journal append, entries/s (LevelDB, group commit, ${int(j.requests)} entries; ${fixed(j.appendPerSecond / j.levelDbPerSecond)} × LevelDB alone)`, int(j.appendPerSecond)],
+    [`LevelDB alone, same bytes in batches of 1,000, entries/s (the yardstick)`, int(j.levelDbPerSecond)],
     [`world dispatch + journal in process, requests/s (${int(j.requests)} requests)`, int(j.dispatchPerSecond)],
     [`RSS before → after ${int(j.requests)} journaled requests, MiB`, `${fixed(j.rssBeforeMiB, 0)} → ${fixed(j.rssAfterMiB, 0)}`],
     [`replay --verify in process, requests/s (${int(summary.replay.entries)} entries)`, int(summary.replay.processPerSecond)],
     [`replay --verify --via http, requests/s (${int(summary.replay.entries)} entries)`, int(summary.replay.httpPerSecond)],
-    [`world cold start to ready, ms (${summary.coldStartMs.services} service(s); node+tsx boot ${int(summary.coldStartMs.boot)}, import ${int(summary.coldStartMs.import)}, start ${int(summary.coldStartMs.start)})`, int(summary.coldStartMs.total)],
+    [`world cold start to ready through tsx, ms (${summary.coldStartMs.services} service(s); node+tsx boot ${int(summary.coldStartMs.boot)}, import ${int(summary.coldStartMs.import)}, start ${int(summary.coldStartMs.start)})`, int(summary.coldStartMs.total)],
+    ['toolbench world (dist/) spawn to ready line, ms', summary.coldStartMs.cli === null ? 'n/a (dist/ not built)' : int(summary.coldStartMs.cli)],
     ['toolmeter over all snapshots, s', fixed(summary.toolmeterSeconds, 2)],
   ], 1));
 

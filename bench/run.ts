@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [--quick] [--only internal] [--rounds N]`: toolbench's figures,
+ * `npm run bench [-- --json] [--quick] [--only internal] [--rounds N] [--journal-requests N]`: toolbench's figures,
  * measured side by side in one run on this machine (docs/benchmarks.md).
  *
  * 1. GET and POST to the GitHub mock at 1 and 8 keep-alive connections through (a) the world's
@@ -9,15 +9,16 @@
  * 2. New TLS connections per second through the proxy (leaves pre-issued).
  * 3. Journal append rate and RSS before/after 100,000 journaled requests (bench/journal.ts).
  * 4. `replay --verify` rate on a 10,000-entry journal (bench/replay.ts).
- * 5. World cold start to ready (bench/cold-start.ts).
+ * 5. World cold start to ready: in a fresh process through tsx (bench/cold-start.ts), and
+ *    `toolbench world` as users run it (from dist/, when built) to its ready line.
  * 6. toolmeter over every snapshot (bench/toolmeter.ts).
  *
  * Every figure is the median over the rounds; ratios are medians of per-round ratios of
  * measurements taken back to back. Targets are reported, never asserted. All traffic stays on
  * 127.0.0.1. `--only internal` skips mitmdump and mockttp (the smoke test uses it).
  */
-import { execFile, fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string', default: 'all' },
     rounds: { type: 'string' },
+    'journal-requests': { type: 'string' },
     scenario: { type: 'string', default: 'scenarios/example/github/basic' },
   },
 });
@@ -43,7 +45,7 @@ const quick = values.quick;
 const internalOnly = values.only === 'internal';
 const rounds = Number(values.rounds ?? (quick ? 1 : 3));
 const timing = quick
-  ? { warmupMs: 100, durationMs: 250, maxRequests: 5_000 }
+  ? { warmupMs: 50, durationMs: 200, maxRequests: 5_000 }
   : { warmupMs: 500, durationMs: 2_000, maxRequests: 50_000 };
 const say = (line: string) => { if (!values.json) process.stderr.write(`${line}\n`); };
 
@@ -177,12 +179,12 @@ async function main(): Promise<BenchReport> {
   const journal: BenchReport['journal'] = [];
   for (let round = 0; round < rounds; round++) {
     say(`bench: round ${round + 1}/${rounds} journal`);
-    journal.push(await runJson(['--expose-gc', '--import', 'tsx', 'bench/journal.ts', '--requests', quick ? '10000' : '100000', '--scenario', values.scenario]));
+    journal.push(await runJson(['--expose-gc', '--import', 'tsx', 'bench/journal.ts', '--requests', values['journal-requests'] ?? (quick ? '5000' : '100000'), '--scenario', values.scenario]));
   }
 
   // 4. replay --verify on a recorded journal (bench/replay.ts records it with Octokit first).
   say('bench: replay');
-  const replay = await runJson(['--import', 'tsx', 'bench/replay.ts', '--requests', quick ? '1000' : '10000', '--clients', '8', '--runs', String(Math.max(rounds, quick ? 1 : 3)), '--json']);
+  const replay = await runJson(['--import', 'tsx', 'bench/replay.ts', '--requests', quick ? '400' : '10000', '--clients', '8', '--runs', String(Math.max(rounds, quick ? 1 : 3)), '--json']);
 
   // 5. Cold start and 6. toolmeter, each in a fresh process.
   const coldStart: BenchReport['coldStart'] = [];
@@ -190,6 +192,21 @@ async function main(): Promise<BenchReport> {
   for (let round = 0; round < Math.max(rounds, quick ? 1 : 5); round++) {
     say(`bench: round ${round + 1} cold start`);
     coldStart.push(await runJson(['--import', 'tsx', 'bench/cold-start.ts', '--scenario', values.scenario, '--ca-dir', join(work, 'ca')]));
+  }
+  // The CLI as users run it (compiled to dist/ by npm ci), spawn to its ready line.
+  const coldStartCli: number[] = [];
+  const cli = join(root, 'bin/toolbench.js');
+  if (existsSync(join(root, 'dist/bin/main.js'))) {
+    for (let round = 0; round < Math.max(rounds, quick ? 1 : 5); round++) {
+      say(`bench: round ${round + 1} cold start of toolbench world (dist/)`);
+      const ms = await spawnToReady(process.execPath, [cli, 'world', '--ports', 'ephemeral', '--admin-port', '0', '--json', '--ca-dir', join(work, 'ca')]).catch((error: Error) => {
+        say(`bench: toolbench world did not start: ${error.message}`);
+        return NaN;
+      });
+      if (Number.isFinite(ms)) coldStartCli.push(ms);
+    }
+  } else {
+    say('bench: dist/ is missing (npm run build): the CLI cold start is not measured, only the in-process one');
   }
   for (let round = 0; round < rounds; round++) {
     say(`bench: round ${round + 1}/${rounds} toolmeter`);
@@ -206,6 +223,7 @@ async function main(): Promise<BenchReport> {
     journal,
     replay,
     coldStart,
+    coldStartCli,
     toolmeter,
   };
 }
@@ -268,6 +286,27 @@ function stopChild(child: ChildProcess): Promise<void> {
     child.once('exit', () => { clearTimeout(timer); resolve(); });
     if (child.connected) child.disconnect();
     else child.kill('SIGTERM');
+  });
+}
+
+/** ms from spawning `command` to the first line on its stdout; then SIGINT and wait for it to exit. */
+function spawnToReady(command: string, args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let ready: number | null = null;
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stdout!.once('data', () => {
+      ready = performance.now() - started;
+      child.kill('SIGINT');
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (ready !== null) resolve(ready);
+      else reject(new Error(`exited (${code}) before its ready line: ${stderr.trim().slice(-300)}`));
+    });
   });
 }
 

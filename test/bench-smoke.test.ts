@@ -1,0 +1,57 @@
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { BenchReport, Summary } from '../bench/report.js';
+
+// The benchmark is a script (npm run bench), not a test: figures are reported, never asserted.
+// This only checks that a quick run without the external proxies reports every figure.
+test('npm run bench -- --quick --json --only internal reports every figure', async (t) => {
+  t.timeout(60_000);
+  const started = Date.now();
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--json', '--only', 'internal'], { maxBuffer: 16 << 20 });
+  t.log(`quick run: ${Date.now() - started} ms`);
+  const report = JSON.parse(stdout) as BenchReport & { summary: Summary };
+  const { summary } = report;
+
+  t.true(report.machine.nproc > 0);
+  t.truthy(report.machine.cpu);
+  t.is(report.machine.node, process.version);
+
+  // 1. every path × method × connections; the external ones marked as skipped
+  t.is(summary.throughput.length, 20);
+  for (const row of summary.throughput) {
+    if (row.path === 'd' || row.path === 'e') {
+      t.regex(row.unavailable ?? '', /skipped/);
+      t.is(row.requestsPerSecond, null);
+      continue;
+    }
+    t.is(row.unavailable, null);
+    t.is(row.errors, 0, `${row.path} ${row.method} ×${row.connections}`);
+    t.true(row.requestsPerSecond! > 0 && row.p50Ms! > 0 && row.p99Ms! >= row.p50Ms!, `${row.path} ${row.method} ×${row.connections}`);
+  }
+  for (const ratio of summary.ratios) {
+    if (ratio.ratio === 'b/a' || ratio.ratio === 'c/a') t.true(ratio.value! > 0, `${ratio.ratio} ${ratio.method} ×${ratio.connections}`);
+    else t.is(ratio.value, null);
+  }
+  t.is(summary.p50AddedMs.length, 8);
+  for (const p of summary.p50AddedMs) t.is(typeof p.value, 'number');
+
+  // 2.–6.
+  t.true(summary.tlsConnectionsPerSecond.explicit > 0);
+  t.true(summary.tlsConnectionsPerSecond.transparent > 0);
+  t.true(summary.journal.appendPerSecond > 0);
+  t.true(summary.journal.levelDbPerSecond > 0);
+  t.true(summary.journal.dispatchPerSecond > 0);
+  t.true(summary.journal.rssBeforeMiB > 0 && summary.journal.rssAfterMiB > 0);
+  t.true(summary.replay.entries > 0 && summary.replay.processPerSecond > 0 && summary.replay.httpPerSecond > 0);
+  t.true(summary.coldStartMs.total > 0 && summary.coldStartMs.services > 0);
+  t.true(summary.toolmeterSeconds > 0);
+
+  // The targets issue 9 names, each with a verdict or "not measured".
+  const figures = summary.targets.map((target) => target.figure).join('\n');
+  for (const name of ['b/a', 'b/d', 'b/e', 'p50 added', 'replay', 'journal', 'cold start']) t.true(figures.includes(name), name);
+  for (const target of summary.targets) {
+    if (/^b\/[de]/.test(target.figure)) t.is(target.met, null);
+    else t.is(typeof target.met, 'boolean', target.figure);
+  }
+});

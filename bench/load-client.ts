@@ -50,6 +50,10 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   meanMs: number;
+  /** This client process's CPU time during the measured phase, in % of one core. */
+  clientCpuPercent: number;
+  /** Filled in by bench/run.ts: the serving processes' CPU (world and proxy) over the whole call, % of one core. */
+  serverCpuPercent?: number;
 }
 
 const TIMEOUTS = { headersTimeout: 15_000, bodyTimeout: 15_000, connectTimeout: 10_000 };
@@ -119,7 +123,9 @@ async function run(spec: LoadSpec): Promise<LoadResult> {
     errors = 0;
     firstError = null;
     const histogram = createHistogram();
+    const cpu = process.cpuUsage();
     const { count, elapsedMs } = await phase(spec.durationMs, spec.maxRequests, histogram);
+    const used = process.cpuUsage(cpu);
     return {
       requests: count,
       errors,
@@ -129,6 +135,7 @@ async function run(spec: LoadSpec): Promise<LoadResult> {
       p50Ms: count ? histogram.percentile(50) / 1000 : NaN,
       p99Ms: count ? histogram.percentile(99) / 1000 : NaN,
       meanMs: count ? histogram.mean / 1000 : NaN,
+      clientCpuPercent: ((used.user + used.system) / 1000 / elapsedMs) * 100,
     };
   } finally {
     await dispatcher.destroy().catch(() => undefined);

@@ -39,6 +39,7 @@ function lastLine(text: string | null): string {
 
 export interface RunningMitmdump {
   port: number;
+  pid: number;
   /** mitmproxy's CA certificate (PEM), to trust in the load client. */
   ca: string;
   flowFile: string;
@@ -71,6 +72,7 @@ export async function startMitmdump(worldUrl: string, dir: string): Promise<Runn
   await waitFor(async () => existsSync(caPath) && await canConnect(port), child, () => output, 60_000);
   return {
     port,
+    pid: child.pid!,
     ca: readFileSync(caPath, 'utf8'),
     flowFile,
     close: () => stop(child),

@@ -56,7 +56,11 @@ export interface Target {
 }
 
 export interface Summary {
-  throughput: { path: PathId; name: string; method: string; connections: number; requestsPerSecond: number | null; p50Ms: number | null; p99Ms: number | null; errors: number; unavailable: string | null }[];
+  throughput: {
+    path: PathId; name: string; method: string; connections: number; requestsPerSecond: number | null; p50Ms: number | null; p99Ms: number | null;
+    /** CPU in % of one core: the load client, and the serving processes (world + proxy). */
+    clientCpuPercent: number | null; serverCpuPercent: number | null; errors: number; unavailable: string | null;
+  }[];
   ratios: { ratio: string; method: string; connections: number; value: number | null }[];
   p50AddedMs: { path: PathId; method: string; connections: number; value: number | null }[];
   tlsConnectionsPerSecond: { explicit: number; transparent: number };
@@ -95,6 +99,8 @@ export function summarize(report: BenchReport): Summary {
     requestsPerSecond: measured(c) ? finite(median(c.rounds.map(rps))) : null,
     p50Ms: measured(c) ? finite(median(c.rounds.map(p50))) : null,
     p99Ms: measured(c) ? finite(median(c.rounds.map((r) => r.p99Ms))) : null,
+    clientCpuPercent: measured(c) ? finite(median(c.rounds.map((r) => r.clientCpuPercent))) : null,
+    serverCpuPercent: measured(c) ? finite(median(c.rounds.map((r) => r.serverCpuPercent ?? NaN))) : null,
     errors: c.rounds.reduce((sum, r) => sum + r.errors, 0),
     unavailable: c.unavailable,
   }));
@@ -177,10 +183,12 @@ export function formatReport(report: BenchReport, summary: Summary = summarize(r
   out.push(`median of ${report.options.rounds} round(s); each load ${report.options.durationMs} ms after ${report.options.warmupMs} ms warm-up${report.options.quick ? ' (--quick: indicative only)' : ''}\n\n`);
 
   out.push('1. GitHub mock through each path (undici, keep-alive, closed loop)\n');
-  out.push(table(['path', 'method', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'errors'], summary.throughput.map((t) => [
+  out.push(table(['path', 'method', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'client cpu%', 'server cpu%', 'errors'], summary.throughput.map((t) => [
     `${t.path} ${t.name}`, t.method, String(t.connections),
-    t.unavailable ? 'n/a' : int(t.requestsPerSecond), t.unavailable ? '' : fixed(t.p50Ms), t.unavailable ? '' : fixed(t.p99Ms), t.unavailable ? t.unavailable : String(t.errors),
+    t.unavailable ? 'n/a' : int(t.requestsPerSecond), t.unavailable ? '' : fixed(t.p50Ms), t.unavailable ? '' : fixed(t.p99Ms),
+    t.unavailable ? '' : int(t.clientCpuPercent), t.unavailable ? '' : int(t.serverCpuPercent), t.unavailable ? t.unavailable : String(t.errors),
   ]), 1));
+  out.push('(cpu%: of one core; server = this process (world, toolbench proxy) plus mitmdump or mockttp for d and e)\n');
   out.push('\nratios of req/s (per round, then median)\n');
   const ratioNames = ['b/a', 'b/d', 'b/e', 'c/a'];
   const cellsOf = (method: string, connections: number) => ratioNames.map((name) => fixed(summary.ratios.find((r) => r.ratio === name && r.method === method && r.connections === connections)?.value ?? null));

@@ -102,6 +102,8 @@ async function main(): Promise<BenchReport> {
     c: { kind: 'sni', port: proxied.proxy.tlsPort!, ca: toolbenchCa },
   };
   const unavailable: Partial<Record<PathId, string>> = {};
+  /** Processes besides this one that serve a path (mitmdump, mockttp), for their CPU time. */
+  const servers: Partial<Record<PathId, number>> = {};
   const versions: Record<string, string> = { node: process.version };
   if (internalOnly) {
     unavailable.d = 'skipped (--only internal)';
@@ -113,6 +115,7 @@ async function main(): Promise<BenchReport> {
         const running: RunningMitmdump = await startMitmdump(worldUrl, work);
         cleanups.push(() => running.close());
         routes.d = { kind: 'sni', port: running.port, ca: running.ca };
+        servers.d = running.pid;
         versions.mitmdump = mitm.version;
       } catch (error) {
         unavailable.d = `mitmdump did not start: ${(error as Error).message}`;
@@ -124,6 +127,7 @@ async function main(): Promise<BenchReport> {
       const mockttp = await startMockttp(worldUrl);
       cleanups.push(mockttp.close);
       routes.e = { kind: 'connect', proxyUrl: `http://127.0.0.1:${mockttp.port}`, ca: mockttp.ca };
+      servers.e = mockttp.pid;
       versions.mockttp = JSON.parse(readFileSync(join(root, 'node_modules/mockttp/package.json'), 'utf8')).version;
     } catch (error) {
       unavailable.e = `mockttp did not start: ${(error as Error).message}`;
@@ -149,7 +153,9 @@ async function main(): Promise<BenchReport> {
         const order = paths.map((_, i) => paths[(i + round) % paths.length]!);
         for (const path of order) {
           say(`bench: round ${round + 1}/${rounds} ${method} ×${connections} via ${path} (${PATH_NAMES[path]})`);
+          const cpu = serverCpu(servers[path]);
           const result = await client.run({ route: routes[path]!, host: HOST, request: REQUESTS[method], connections, ...timing });
+          result.serverCpuPercent = cpu();
           if (result.errors > 0) say(`bench:   ${result.errors} errors (first: ${result.firstError})`);
           cells.find((c) => c.path === path && c.method === method && c.connections === connections)!.rounds.push(result);
           await world.journal.flush();
@@ -269,14 +275,38 @@ class LoadClient {
   }
 }
 
-async function startMockttp(worldUrl: string): Promise<{ port: number; ca: string; close: () => Promise<void> }> {
+async function startMockttp(worldUrl: string): Promise<{ port: number; pid: number; ca: string; close: () => Promise<void> }> {
   const child = fork(join(root, 'bench/mockttp-proxy.ts'), [worldUrl], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const ready = await new Promise<{ port: number; ca: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('no answer within 60 s')), 60_000);
     child.once('message', (message: { port: number; ca: string }) => { clearTimeout(timer); resolve(message); });
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`exited (${code})`)); });
   });
-  return { ...ready, close: () => stopChild(child) };
+  return { ...ready, pid: child.pid!, close: () => stopChild(child) };
+}
+
+/**
+ * CPU time of this process (the world and toolbench's proxy) plus `pid`'s (another proxy), from
+ * now until the returned function is called, in % of one core.
+ */
+function serverCpu(pid: number | undefined): () => number {
+  const ticks = () => {
+    if (pid === undefined) return 0;
+    try {
+      // utime and stime (fields 14 and 15), in clock ticks of 1/100 s.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      return 0;
+    }
+  };
+  const started = performance.now();
+  const own = process.cpuUsage();
+  const other = ticks();
+  return () => {
+    const used = process.cpuUsage(own);
+    return ((used.user + used.system) / 1000 + ticks() - other) / (performance.now() - started) * 100;
+  };
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

@@ -66,8 +66,9 @@ export function listenService(world: World, service: string, hostname: string, o
       })
       .catch((error: unknown) => {
         // Only the journal can fail here (the world answers every request); say so and drop
-        // the connection rather than send bytes that were never journaled.
-        process.stderr.write(`toolbench: ${service} request failed: ${(error as Error).message}\n`);
+        // the connection rather than send bytes that were never journaled. (A client that left
+        // mid-request made readRequest fail: nobody to answer, nothing to report.)
+        if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') process.stderr.write(`toolbench: ${service} request failed: ${(error as Error).message}\n`);
         res.destroy();
       });
   });

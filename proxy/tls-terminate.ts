@@ -34,11 +34,18 @@ export const UNRECOGNIZED_NAME_ALERT = Buffer.from([0x15, 0x03, 0x01, 0x00, 0x02
 export function terminateTls(socket: Socket, context: SecureContext, handshakeMs: number, onSecure: (tls: TLSSocket) => void): TLSSocket {
   const tls = new TLSSocket(socket, { isServer: true, secureContext: context, ALPNProtocols: ['http/1.1'] });
   const timer = setTimeout(() => tls.destroy(), handshakeMs);
+  let secure = false;
   tls.once('secure', () => {
+    secure = true;
     clearTimeout(timer);
     onSecure(tls);
   });
   tls.once('close', () => clearTimeout(timer));
+  // A client that closes its side mid-handshake can never finish it: let go now, not at the
+  // limit (a CONNECT tunnel's socket allows half-open connections, so nothing else would).
+  tls.once('end', () => {
+    if (!secure) tls.destroy();
+  });
   // Handshake failures (bad bytes, a client that rejects our certificate) end the connection.
   tls.on('error', () => tls.destroy());
   return tls;

@@ -21,7 +21,8 @@ export function worldUpstream(world: World, options: { bodyLimit?: number; log?:
         })
         .catch((error: unknown) => {
           // Only the journal can fail here: drop the connection rather than answer unjournaled.
-          log(`${to.host} request failed: ${(error as Error).message}`);
+          // (A client that left mid-request made readRequest fail: nobody to answer, nothing to say.)
+          if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') log(`${to.host} request failed: ${(error as Error).message}`);
           res.destroy();
         });
     },

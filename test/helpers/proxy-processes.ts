@@ -42,11 +42,11 @@ export interface Daemon<T> {
 
 /**
  * Starts `toolbench ARGS… --json` from the sources and waits for its ready line. The child gets
- * the parent's environment minus any proxy variables.
+ * the parent's environment minus any proxy variables (or exactly `childEnv`, when given).
  */
-export async function startToolbench<T>(args: string[]): Promise<Daemon<T>> {
-  const env = { ...process.env };
-  for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy', 'NODE_OPTIONS']) delete env[name];
+export async function startToolbench<T>(args: string[], childEnv?: Record<string, string | undefined>): Promise<Daemon<T>> {
+  const env = childEnv ?? { ...process.env };
+  if (!childEnv) for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy', 'NODE_OPTIONS']) delete env[name];
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/main.ts', ...args, '--json'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });

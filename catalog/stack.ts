@@ -12,10 +12,8 @@ import { serveProxyForWorld, type ServedProxy } from '../proxy/for-world.js';
 import { PRELOAD_PATH } from '../proxy/preload-path.js';
 import { serveWorld, type ServedWorld } from '../proxy/serve.js';
 import type { Listening } from '../proxy/service-listener.js';
-import { serveBridge } from './bridge.js';
-import { McpLog } from './mcp-log.js';
 import type { EndpointEntry } from './schema.js';
-import { RunningEndpoint, describeExit } from './supervisor.js';
+import type { RunningEndpoint } from './supervisor.js';
 
 export interface StackOptions {
   scenarioDir: string;
@@ -126,6 +124,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     for (const client of [...(options.clients ?? []), ...(options.mcpClients ?? [])]) proxy.proxy.credentials.issue(client);
 
     if (options.endpoints) {
+      // Loaded only here: the MCP SDK is most of a cold start, and a world without endpoints needs none of it.
+      const [{ serveBridge }, { McpLog }, { RunningEndpoint, describeExit }] = await Promise.all([
+        import('./bridge.js'), import('./mcp-log.js'), import('./supervisor.js'),
+      ]);
       const mcpLog = new McpLog(world.journal, () => world.clock.current);
       const wanted = catalog.catalog.endpoints.filter((entry) => options.endpoints === 'all' || manifest.services.includes(entry.service));
       if (options.logDir) mkdirSync(options.logDir, { recursive: true });

@@ -1,9 +1,7 @@
 import type { CommandModule } from 'yargs';
-import { startStack } from '../../catalog/stack.js';
 import { CHAOS_LEVELS, type ChaosLevel } from '../../mocks/core/fault-plan.js';
 import { loadAdminToken } from '../../proxy/admin-token.js';
 import { loadSecret } from '../../proxy/world-secret.js';
-import { gradingRoutes } from '../../scenarios/grade-world.js';
 import { DEFAULT_SCENARIO, onShutdown, seedOption } from '../shared.js';
 import { proxyOptions, type ProxyArgs } from './proxy.js';
 
@@ -41,6 +39,7 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
     .option('secret-file', { type: 'string', describe: 'The world\'s secret (made if missing, mode 0600): lets `toolbench proxy --world` forward with attribution' })
     .option('admin-token-file', { type: 'string', describe: 'The admin API\'s bearer token: read from this file, or made there (mode 0600) if missing; default: a new random token, in the ready line' }),
   handler: async (args) => {
+    const [{ startStack }, { gradingRoutes }] = await Promise.all([import('../../catalog/stack.js'), import('../../scenarios/grade-world.js')]);
     const stack = await startStack({
       scenarioDir: args.scenario, seed: args.seed, journalDir: args.journal, chaos: args.chaos, ports: args.ports, host: args.host,
       caDir: args['ca-dir'], proxy: args.proxy, endpoints: args.mcp, logDir: args['log-dir'], mcpClients: args.client,

@@ -11,7 +11,7 @@ import { RunningEndpoint } from '../catalog/supervisor.js';
 import type { Listening } from '../proxy/service-listener.js';
 import { CallTracker } from '../mocks/core/attribution.js';
 import { MemoryJournal } from '../mocks/core/journal.js';
-import { fcOptions } from './helpers/fuzz.js';
+import { fcOptions, fuzzTimeout } from './helpers/fuzz.js';
 import { guardNetwork, type NetGuard } from './helpers/proxy-net-guard.js';
 import { testHeader } from './helpers/journal.js';
 
@@ -123,6 +123,7 @@ async function oneCase(c: { method: string; path: string; body: string; session?
 }
 
 test.serial('broken JSON-RPC and Streamable HTTP at the bridge: an HTTP answer every time, the live session and the server survive', async (t) => {
+  t.timeout(fuzzTimeout);
   await fc.assert(fc.asyncProperty(fc.record({ method: httpMethod, path, body, session, contentType, accept, protocol }), oneCase), fcOptions(200));
   t.deepEqual(crashes, []);
   t.is(endpoint.exit, null, 'the probe server is still running');

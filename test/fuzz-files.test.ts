@@ -9,7 +9,7 @@ import { loadDataset } from '../mocks/core/dataset.js';
 import { isToolbenchError } from '../mocks/core/errors.js';
 import { githubService } from '../mocks/github/index.js';
 import { loadScenarioManifest } from '../scenarios/manifest.js';
-import { fcOptions } from './helpers/fuzz.js';
+import { fcOptions, fuzzTimeout } from './helpers/fuzz.js';
 import { tempDir } from './helpers/journal.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
 
@@ -88,6 +88,7 @@ const summary = (outcomes: Map<string, number>) => [...outcomes].map(([k, n]) =>
 let cases = 0;
 
 test('catalog (services.toml): damaged bytes and edited documents load or give TB_ERR_CATALOG', (t) => {
+  t.timeout(fuzzTimeout);
   const dir = tempDir('toolbench-fuzz-catalog-');
   const original = readFileSync(DEFAULT_CATALOG_PATH);
   const parsed = parseToml(original.toString('utf8'));
@@ -113,6 +114,7 @@ test('catalog (services.toml): damaged bytes and edited documents load or give T
 });
 
 test('scenario.toml: damaged and edited manifests load or give TB_ERR_SCENARIO (and a world from them, a ToolbenchError)', async (t) => {
+  t.timeout(fuzzTimeout);
   const original = readFileSync(join(EXAMPLE_SCENARIO, 'scenario.toml'));
   const parsed = parseToml(original.toString('utf8'));
   const scenario = join(tempDir('toolbench-fuzz-scenario-'), 'basic');
@@ -144,6 +146,7 @@ test('scenario.toml: damaged and edited manifests load or give TB_ERR_SCENARIO (
 });
 
 test('dataset (github.json): damaged and edited datasets load or give TB_ERR_DATASET, and so does building a world on them', async (t) => {
+  t.timeout(fuzzTimeout);
   const original = readFileSync(join(EXAMPLE_SCENARIO, 'dataset', 'github.json'));
   const parsed = JSON.parse(original.toString('utf8')) as unknown;
   const scenario = join(tempDir('toolbench-fuzz-dataset-'), 'basic');

@@ -5,7 +5,7 @@ import { replayJournal } from '../replay/run.js';
 import { fromJournal } from '../replay/source.js';
 import { serveWorld, type ServedWorld } from '../proxy/serve.js';
 import { listenService, type Listening } from '../proxy/service-listener.js';
-import { bodyArb, eolArb, fcOptions, headersArb, mostly, probe, replyIsHttpOrNothing, requestArb, splitsArb } from './helpers/fuzz.js';
+import { bodyArb, eolArb, fcOptions, headersArb, mostly, probe, replyIsHttpOrNothing, requestArb, splitsArb, fuzzTimeout } from './helpers/fuzz.js';
 import { guardNetwork, type NetGuard } from './helpers/proxy-net-guard.js';
 import { exampleToken, startProxiedWorld, type ProxiedWorld } from './helpers/proxy.js';
 import { run } from './helpers/proxy-processes.js';
@@ -69,12 +69,14 @@ async function ordeal(port: number, data: string, splits: number[], absolute: bo
 }
 
 test.serial('plain service port: malformed request lines, headers, chunking, lengths and floods', async (t) => {
+  t.timeout(fuzzTimeout);
   await fc.assert(fc.asyncProperty(requestArb, splitsArb, (data, splits) => ordeal(service.port, data, splits, false)), fcOptions(300));
   t.log(summary());
   t.pass();
 });
 
 test.serial('explicit proxy port: the same, origin-form and absolute-form', async (t) => {
+  t.timeout(fuzzTimeout);
   await fc.assert(fc.asyncProperty(requestArb, splitsArb, (data, splits) => ordeal(w.served.proxy.port, data, splits, true)), fcOptions(250));
   t.log(summary());
   t.pass();
@@ -97,6 +99,7 @@ const tailArb = fc.oneof(
 );
 
 test.serial('explicit proxy port: CONNECT with broken, foreign and hostile targets, then anything in the tunnel', async (t) => {
+  t.timeout(fuzzTimeout);
   const before = (await w.entries()).length;
   const proxyHeaders = fc.array(fc.tuple(fc.constantFrom('Proxy-Authorization', 'User-Agent', 'Proxy-Connection'),
     fc.constantFrom(`Basic ${Buffer.from(w.urlFor('fuzz').split('@')[0]!.slice('http://'.length)).toString('base64')}`, 'Basic Og==', 'Basic !!', 'Bearer x', 'keep-alive', '')), { maxLength: 2 });
@@ -112,6 +115,7 @@ test.serial('explicit proxy port: CONNECT with broken, foreign and hostile targe
 });
 
 test.serial('admin port: malformed requests get an HTTP error or a close; health still answers', async (t) => {
+  t.timeout(fuzzTimeout);
   const port = Number(new URL(admin.admin.url).port);
   await fc.assert(fc.asyncProperty(requestArb, splitsArb, async (data, splits) => {
     cases += 1;
@@ -128,6 +132,7 @@ test.serial('admin port: malformed requests get an HTTP error or a close; health
 });
 
 test.serial('afterwards: real clients still work, whatever reached the world replays byte for byte, nothing left loopback', async (t) => {
+  t.timeout(fuzzTimeout);
   const curl = await run('curl', ['-sS', '--fail', '-x', w.proxyUrl, '--cacert', w.caPath, '-H', `Authorization: Bearer ${TOKEN}`, 'https://api.github.com/user']);
   t.is(curl.code, 0, curl.stderr);
   await w.world.journal.flush();

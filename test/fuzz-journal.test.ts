@@ -6,7 +6,7 @@ import { Packr } from 'msgpackr';
 import { isToolbenchError } from '../mocks/core/errors.js';
 import { entryKey, KEY_END, KEY_FORMAT, KEY_HEADER, mcpKey } from '../mocks/core/journal-format.js';
 import { verifyJournal } from '../replay/verify.js';
-import { fcOptions } from './helpers/fuzz.js';
+import { fcOptions, fuzzTimeout } from './helpers/fuzz.js';
 import { copyJournal, putRaw } from './helpers/replay.js';
 import { toolbench } from './helpers/replay-cli.js';
 import { recordGithubTrial, type RecordedTrial } from './helpers/replay-github.js';
@@ -82,6 +82,7 @@ async function inflict(dir: string, damage: Damage): Promise<void> {
 }
 
 test('generated damage: refused in one line, or replayed identically (a lost tail reported as not closed cleanly); never divergent', async (t) => {
+  t.timeout(fuzzTimeout);
   const outcomes = new Map<string, number>();
   const refused: string[] = [];
   const count = (what: string) => outcomes.set(what, (outcomes.get(what) ?? 0) + 1);
@@ -109,7 +110,7 @@ test('generated damage: refused in one line, or replayed identically (a lost tai
     } finally {
       if (!refused.includes(dir)) rmSync(dir, { recursive: true, force: true });
     }
-  }), fcOptions(120));
+  }), fcOptions(80));
   t.log([...outcomes].map(([k, n]) => `${k} ×${n}`).join(', '));
   t.true([...outcomes.keys()].some((k) => k.startsWith('TB_ERR_')));
 

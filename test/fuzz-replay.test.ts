@@ -8,7 +8,7 @@ import { World, type WorldRequest } from '../mocks/core/world.js';
 import { freshWorld } from '../replay/rebuild.js';
 import { replayJournal } from '../replay/run.js';
 import { fromJournal } from '../replay/source.js';
-import { fcOptions } from './helpers/fuzz.js';
+import { fcOptions, fuzzTimeout } from './helpers/fuzz.js';
 import { TOKENS } from './helpers/replay-github.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
 
@@ -86,6 +86,7 @@ async function run(w: World, steps: Step[]): Promise<JournalEntry[]> {
 const handlerErrors = new Set<string>();
 
 test('any generated request sequence: two fresh worlds answer byte for byte alike, and the journal replays identically', async (t) => {
+  t.timeout(fuzzTimeout);
   let requests = 0;
   await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40, size: 'max' }), fc.constantFrom<ChaosLevel>('none', 'none', 'low', 'high'), async (steps, chaos) => {
     requests += steps.length;

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { openWorld } from '../mocks/build.js';
 import { replayJournal } from '../replay/run.js';
 import { fromJournal } from '../replay/source.js';
-import { fcOptions, probe, splitsArb } from './helpers/fuzz.js';
+import { fcOptions, probe, splitsArb, fuzzTimeout } from './helpers/fuzz.js';
 import { guardNetwork, type NetGuard } from './helpers/proxy-net-guard.js';
 import { exampleToken, startProxiedWorld, type ProxiedWorld } from './helpers/proxy.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
@@ -51,17 +51,27 @@ test.after.always(async () => {
   guard?.restore();
 });
 
-/** A real HTTPS request by SNI: the port still serves. */
+/** A real HTTPS request by SNI: the port still serves. Reads one whole response, then hangs up itself. */
 async function realClient(): Promise<void> {
   const socket = tls.connect({ port: w.tlsPort, host: '127.0.0.1', servername: 'api.github.com', ca });
-  let reply = '';
-  socket.on('data', (chunk: Buffer) => { reply += chunk.toString('latin1'); });
+  let reply = Buffer.alloc(0);
+  const complete = () => {
+    const end = reply.indexOf('\r\n\r\n');
+    if (end === -1) return false;
+    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(reply.subarray(0, end).toString('latin1'))?.[1] ?? NaN);
+    return reply.length >= end + 4 + length;
+  };
   await new Promise<void>((resolve, reject) => {
-    socket.once('secureConnect', () => socket.write(`GET /user HTTP/1.1\r\nHost: api.github.com\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`));
+    socket.once('secureConnect', () => socket.write(`GET /user HTTP/1.1\r\nHost: api.github.com\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`));
+    socket.on('data', (chunk: Buffer) => {
+      reply = Buffer.concat([reply, chunk]);
+      if (complete()) resolve();
+    });
     socket.once('error', reject);
     socket.once('close', () => resolve());
   });
-  if (!/^HTTP\/1\.1 200 /.test(reply)) throw new Error(`a real client got ${JSON.stringify(reply.slice(0, 80))}`);
+  socket.destroy();
+  if (!/^HTTP\/1\.1 200 /.test(reply.toString('latin1'))) throw new Error(`a real client got ${JSON.stringify(reply.toString('latin1').slice(0, 80))}`);
 }
 
 /** Bytes derived from a real ClientHello: cut, flipped, renamed, or garbage that looks like TLS. */
@@ -105,17 +115,20 @@ async function ordeal(port: number, data: Buffer, splits: number[], halfClose: b
 const halfCloseArb = fc.nat(19).map((n) => n > 0); // now and then the client just stops: the handshake limit closes it
 
 test.serial('transparent TLS port: cut, flipped and renamed ClientHellos, TLS-looking garbage, plain text', async (t) => {
+  t.timeout(fuzzTimeout);
   await fc.assert(fc.asyncProperty(tlsBytesArb, splitsArb, halfCloseArb, (data, splits, halfClose) => ordeal(w.tlsPort, data, splits, halfClose)), fcOptions(150));
   t.pass();
 });
 
 test.serial('inside a CONNECT tunnel to a catalog host: the same bytes', async (t) => {
+  t.timeout(fuzzTimeout);
   const connect = 'CONNECT api.github.com:443 HTTP/1.1\r\nHost: api.github.com:443\r\n\r\n';
   await fc.assert(fc.asyncProperty(tlsBytesArb, splitsArb, halfCloseArb, (data, splits, halfClose) => ordeal(w.served.proxy.port, data, splits, halfClose, connect)), fcOptions(80));
   t.pass();
 });
 
 test.serial('afterwards: refused names were journaled as blocked, the journal replays, nothing left loopback', async (t) => {
+  t.timeout(fuzzTimeout);
   const entries = await w.entries();
   const blocked = entries.filter((e) => e.attribution?.kind === 'blocked');
   t.true(blocked.every((e) => e.method === 'CONNECT' && e.target.endsWith(':443')));

@@ -9,6 +9,8 @@ import { LONG } from './reliability.js';
  */
 export const runs = (n: number) => (LONG ? n * 5 : n);
 export const fuzzSeed = process.env.TOOLBENCH_FUZZ_SEED ? Number(process.env.TOOLBENCH_FUZZ_SEED) : undefined;
+/** Per-test time limit: the long variants run 5x the cases. */
+export const fuzzTimeout = LONG ? 300_000 : 60_000;
 export const fcOptions = (n: number) => ({ numRuns: runs(n), seed: fuzzSeed, endOnFailure: true, includeErrorInReport: true });
 
 const TOKEN_CHARS = "!#$%&'*+.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-".split('');

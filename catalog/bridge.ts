@@ -9,18 +9,31 @@ import type { RunningEndpoint } from './supervisor.js';
 /** The path agents connect to: `http://127.0.0.1:7101/mcp`. */
 export const BRIDGE_PATH = '/mcp';
 
+/** Open sessions per bridge; a client that keeps initializing closes its own oldest, not memory. */
+export const DEFAULT_MAX_SESSIONS = 64;
+
 /**
  * Serves one endpoint to agents as Streamable HTTP (stateful sessions). Every session's tools/list
  * answers from the tools listed at start; every tools/call goes through the running endpoint,
  * which serialises, attributes and journals it.
  */
-export async function serveBridge(endpoint: RunningEndpoint, options: { host?: string; port: number }): Promise<Listening> {
+export async function serveBridge(endpoint: RunningEndpoint, options: { host?: string; port: number; maxSessions?: number }): Promise<Listening> {
+  // Insertion order is use order (a session is moved to the end on each request), so the first
+  // one is the least recently used: the one closed when a new session would pass the cap.
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
 
   const openSession = async (): Promise<StreamableHTTPServerTransport> => {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, transport),
+      onsessioninitialized: (id) => {
+        sessions.set(id, transport);
+        while (sessions.size > maxSessions) {
+          const [oldestId, oldest] = sessions.entries().next().value as [string, StreamableHTTPServerTransport];
+          sessions.delete(oldestId);
+          void oldest.close().catch(() => undefined);
+        }
+      },
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -36,6 +49,8 @@ export async function serveBridge(endpoint: RunningEndpoint, options: { host?: s
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
       if (!transport) return jsonRpcError(res, 404, 'Session not found');
+      sessions.delete(sessionId);
+      sessions.set(sessionId, transport);
       return transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return jsonRpcError(res, 400, 'Bad Request: no valid session ID provided');

@@ -91,3 +91,27 @@ test('the bridge serves the endpoint over Streamable HTTP to the SDK client, and
   const wrongPath = await fetch(bridge.url.replace('/mcp', '/other'));
   t.is(wrongPath.status, 404);
 });
+
+test('the bridge keeps at most maxSessions sessions: the least recently used one is closed, a live one keeps working', async (t) => {
+  const { endpoint } = await startProbe();
+  const bridge = await serveBridge(endpoint, { port: 0, maxSessions: 3 });
+  t.teardown(async () => { await bridge.close(); await endpoint.close(); });
+  const live = new Client({ name: 'live', version: '1.0.0' });
+  await live.connect(new StreamableHTTPClientTransport(new URL(bridge.url)));
+  const initialize = () => fetch(bridge.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flood', version: '1' } } }),
+  });
+  const first = await initialize();
+  const firstId = first.headers.get('mcp-session-id')!;
+  await first.body?.cancel();
+  for (let i = 0; i < 5; i++) {
+    t.deepEqual((await live.callTool({ name: 'echo', arguments: { text: `still here ${i}` } })).content, [{ type: 'text', text: `still here ${i}` }]);
+    await (await initialize()).body?.cancel();
+  }
+  const gone = await fetch(bridge.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': firstId },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+  t.is(gone.status, 404, 'the flooding client\'s oldest session was closed');
+  await live.close();
+});

@@ -12,7 +12,7 @@ import { toolbench } from './helpers/replay-cli.js';
 // `toolbench world --chaos LEVEL`: the preset is applied, recorded in the journal header, and the
 // journal of a chaotic run replays identically (the CLI's exit code is checked in faults-replay).
 
-interface WorldReady { admin: string; services: Record<string, string> }
+import type { WorldReady } from '../bin/world-ready.js';
 
 test('toolbench world --chaos medium: faults on the wire, the plan in the header, an identical replay', async (t) => {
   const journalDir = join(tempDir(), 'journal');

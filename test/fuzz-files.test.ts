@@ -50,9 +50,11 @@ function applyEdits(doc: unknown, edits: Edit[]): unknown {
     const path = all[Math.min(all.length - 1, Math.floor(e.at * all.length))]!;
     const parent = path.slice(0, -1).reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], copy) as Record<string | number, unknown>;
     const key = path.at(-1)!;
-    if (e.op === 'replace') parent[key] = e.value;
+    // Generated values are fast-check's and are shown again (and reused) when shrinking: insert
+    // copies, never the values themselves, or a later edit could mutate one into a cycle.
+    if (e.op === 'replace') parent[key] = structuredClone(e.value);
     else if (e.op === 'wrap') parent[key] = [parent[key]];
-    else if (e.op === 'add' && parent[key] && typeof parent[key] === 'object') (parent[key] as Record<string, unknown>)[e.key] = e.value;
+    else if (e.op === 'add' && parent[key] && typeof parent[key] === 'object') (parent[key] as Record<string, unknown>)[e.key] = structuredClone(e.value);
     else if (Array.isArray(parent)) parent.splice(Number(key), 1);
     else delete parent[key];
   }

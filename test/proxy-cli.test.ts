@@ -8,15 +8,7 @@ import { nodeClient, run, startToolbench, type Daemon } from './helpers/proxy-pr
 // `toolbench world` with its proxy, and `toolbench proxy --world` in front of a world in
 // another process: same traffic, identical journals.
 
-interface WorldReady {
-  admin: string;
-  token: string;
-  services: Record<string, string>;
-  proxy: string | null;
-  tls: number | null;
-  ca: string | null;
-  clients: Record<string, string>;
-}
+import type { WorldReady } from '../bin/world-ready.js';
 interface ProxyReady { proxy: string; tls: number; ca: string; world: string; clients: Record<string, string> }
 
 const TOKEN = exampleToken();

@@ -3,6 +3,7 @@ import { CHAOS_LEVELS, type ChaosLevel } from '../../mocks/core/fault-plan.js';
 import { loadAdminToken } from '../../proxy/admin-token.js';
 import { loadSecret } from '../../proxy/world-secret.js';
 import { DEFAULT_SCENARIO, onShutdown, seedOption } from '../shared.js';
+import { WorldReadySchema, type WorldReady } from '../world-ready.js';
 import { proxyOptions, type ProxyArgs } from './proxy.js';
 
 interface WorldArgs extends ProxyArgs {
@@ -54,9 +55,10 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
     const proxy = stack.proxy?.proxy ?? null;
     const clients = Object.fromEntries(proxy ? args.client.map((name) => [name, proxy.urlFor(name)]) : []);
     if (args.json) {
-      process.stdout.write(JSON.stringify({
+      const ready: WorldReady = {
         admin: a.admin, token: a.token, services: a.services, journal: args.journal ?? null, proxy: a.proxy, tls: a.tls, ca: a.ca, clients, mcp: a.mcp,
-      }) + '\n');
+      };
+      process.stdout.write(JSON.stringify(WorldReadySchema.parse(ready)) + '\n');
     } else {
       process.stdout.write(`toolbench world: scenario ${header.scenario} (seed ${header.seed}${args.chaos === 'none' ? '' : `, chaos ${args.chaos}`})\n`);
       for (const [id, url] of Object.entries(a.services)) process.stdout.write(`  ${id.padEnd(12)} ${url}\n`);

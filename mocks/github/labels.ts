@@ -1,23 +1,16 @@
 import type { ServiceRequest } from '../core/http.js';
-import { BodyParseError } from '../core/http.js';
 import { newId, readableRepo, writableRepo } from './context.js';
-import { invalidType, notFound, problemsParsingJson, validationFailed } from './errors.js';
+import { invalidType, notFound, validationFailed } from './errors.js';
 import { ensureLabels, findIssue, issueRepo } from './issue-edits.js';
 import { issueKey, labelKey } from './model.js';
 import { op } from './operation.js';
-import { optString, readBody, reqString } from './params.js';
+import { optString, readBody, readJson, reqString } from './params.js';
 import { label, labelsOf } from './render/issues.js';
 import { created, list, ok } from './respond.js';
 
 /** Labels of a repository (list, get, create) and of an issue (list, add). */
 function labelsToAdd(req: ServiceRequest): string[] {
-  let value: unknown;
-  try {
-    value = req.json();
-  } catch (error) {
-    if (error instanceof BodyParseError) throw problemsParsingJson();
-    throw error;
-  }
+  const value = readJson(req);
   const raw = Array.isArray(value) ? value : (value as { labels?: unknown } | undefined)?.labels;
   if (!Array.isArray(raw) || raw.length === 0) throw validationFailed({ resource: 'Label', code: 'missing_field', field: 'labels' });
   return raw.map((item) => {

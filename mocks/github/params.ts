@@ -8,14 +8,18 @@ import { GitHubError, bodyNotObject, invalidType, invalidValue, notSupplied, pro
  */
 export type Body = Record<string, unknown>;
 
-export function readBody(req: ServiceRequest): Body {
-  let value: unknown;
+/** The request's JSON (undefined when empty); malformed JSON is GitHub's 400 "Problems parsing JSON". */
+export function readJson(req: ServiceRequest): unknown {
   try {
-    value = req.json();
+    return req.json();
   } catch (error) {
     if (error instanceof BodyParseError) throw problemsParsingJson();
     throw error;
   }
+}
+
+export function readBody(req: ServiceRequest): Body {
+  const value = readJson(req);
   if (value === undefined) return {};
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw bodyNotObject();
   return value as Body;

@@ -16,17 +16,9 @@ export function prng(seed: number): () => number {
   };
 }
 
-/** The ready line of `toolbench world --json`. */
-export interface WorldReady {
-  admin: string;
-  token: string;
-  services: Record<string, string>;
-  proxy: string | null;
-  tls: number | null;
-  ca: string | null;
-  clients: Record<string, string>;
-  journal: string | null;
-}
+import type { WorldReady } from '../../bin/world-ready.js';
+
+export type { WorldReady };
 
 /** How a test client reaches the world's GitHub: explicit proxy (CONNECT + TLS), transparent TLS by SNI, or the plain port. */
 export type Route = 'connect' | 'sni' | 'plain';

@@ -1,3 +1,4 @@
+import { openJournal, type JournalSource } from '../replay/source.js';
 import { fileURLToPath } from 'node:url';
 import { relative } from 'node:path';
 
@@ -19,4 +20,11 @@ export function onShutdown(stop: () => Promise<void>): Promise<void> {
     process.on('SIGINT', handler);
     process.on('SIGTERM', handler);
   });
+}
+
+/** Opens a journal for reading and says on stderr what the reader noticed (a world killed before it closed its journal). */
+export async function openJournalWithNotes(dir: string): Promise<JournalSource> {
+  const journal = await openJournal(dir);
+  for (const warning of journal.warnings) process.stderr.write(`toolbench: note: ${warning}\n`);
+  return journal;
 }

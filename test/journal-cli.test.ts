@@ -1,6 +1,8 @@
 import test from 'ava';
 import { join } from 'node:path';
+import { Level } from 'level';
 import { LevelJournal } from '../mocks/core/journal.js';
+import { KEY_END } from '../mocks/core/journal-format.js';
 import { tempDir, testHeader } from './helpers/journal.js';
 import { toolbench } from './helpers/replay-cli.js';
 import { counterWorld, listItems, postItem } from './helpers/replay.js';
@@ -59,4 +61,16 @@ test('a bad --seq or a missing journal: exit 2 with one line', async (t) => {
   const missing = await toolbench(['journal', join(tempDir(), 'none')]);
   t.is(missing.code, 2);
   t.regex(missing.stderr, /^toolbench: no journal at .*\n$/);
+});
+
+test('audit, journal and export say when a journal was not closed cleanly (a killed world), and still read it', async (t) => {
+  const dir = join(tempDir(), 'journal');
+  await (await LevelJournal.create(dir, testHeader())).close();
+  const raw = new Level<string, Uint8Array>(dir, { valueEncoding: 'view' });
+  await raw.del(KEY_END);
+  await raw.close();
+  for (const command of [['audit', dir], ['journal', dir], ['export', dir, '--har']]) {
+    const { stderr } = await toolbench(command);
+    t.regex(stderr, /toolbench: note: .*not closed cleanly/, command[0]);
+  }
 });

@@ -1,10 +1,10 @@
 import type { CommandModule } from 'yargs';
+import { openJournalWithNotes } from '../shared.js';
 import { serviceDefinitions } from '../../mocks/index.js';
 import { auditJournal } from '../../replay/audit.js';
 import { formatAudit } from '../../replay/audit-format.js';
 import { colors } from '../../replay/colors.js';
 import { routesResolver } from '../../replay/endpoint.js';
-import { openJournal } from '../../replay/source.js';
 
 interface AuditArgs {
   journal: string;
@@ -18,7 +18,7 @@ export const auditCommand: CommandModule<{}, AuditArgs> = {
     .positional('journal', { type: 'string', demandOption: true, describe: 'Journal directory (LevelDB)' })
     .option('json', { type: 'boolean', default: false, describe: 'Print the audit as one JSON object' }),
   handler: async (args) => {
-    const journal = await openJournal(args.journal);
+    const journal = await openJournalWithNotes(args.journal);
     try {
       const audit = await auditJournal(journal, { routes: routesResolver(serviceDefinitions) });
       process.stdout.write(args.json ? JSON.stringify(audit) + '\n' : formatAudit(audit, colors(process.env.NO_COLOR)));

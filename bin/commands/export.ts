@@ -2,10 +2,10 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { CommandModule } from 'yargs';
+import { openJournalWithNotes } from '../shared.js';
 import { ToolbenchError } from '../../mocks/core/errors.js';
 import { TOOLBENCH_VERSION } from '../../mocks/version.js';
 import { harChunks } from '../../replay/har.js';
-import { openJournal } from '../../replay/source.js';
 import { exitQuietlyOnClosedPipe } from '../fail.js';
 
 interface ExportArgs {
@@ -26,7 +26,7 @@ export const exportCommand: CommandModule<{}, ExportArgs> = {
   handler: async (args) => {
     exitQuietlyOnClosedPipe();
     if (!args.har) throw new ToolbenchError('TB_ERR_USAGE', 'name the format: toolbench export JOURNAL --har');
-    const journal = await openJournal(args.journal);
+    const journal = await openJournalWithNotes(args.journal);
     try {
       const out: Writable = args.out ? createWriteStream(args.out) : process.stdout;
       for await (const chunk of harChunks(journal.header, journal.entries(), { redact: args.redact, creatorVersion: TOOLBENCH_VERSION })) {

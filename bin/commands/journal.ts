@@ -1,8 +1,9 @@
 import type { CommandModule } from 'yargs';
+import { openJournalWithNotes } from '../shared.js';
 import { entryToJson } from '../../mocks/core/journal-json.js';
 import { colors } from '../../replay/colors.js';
 import { listingLines, selectEntries } from '../../replay/listing.js';
-import { openJournal, parseSeqRange } from '../../replay/source.js';
+import { parseSeqRange } from '../../replay/source.js';
 import { exitQuietlyOnClosedPipe } from '../fail.js';
 
 interface JournalArgs {
@@ -23,7 +24,7 @@ export const journalCommand: CommandModule<{}, JournalArgs> = {
   handler: async (args) => {
     exitQuietlyOnClosedPipe();
     const range = args.seq === undefined ? undefined : parseSeqRange(args.seq);
-    const journal = await openJournal(args.journal);
+    const journal = await openJournalWithNotes(args.journal);
     try {
       const entries = selectEntries(journal, { service: args.service, range });
       const lines = args.json

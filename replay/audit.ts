@@ -41,7 +41,8 @@ export interface Audit {
   journal: string;
   scenario: string;
   seed: number;
-  totals: AuditCounts & { resets: number };
+  /** `faults`: exchanges the fault plan answered instead of the service (latency alone is not one). */
+  totals: AuditCounts & { resets: number; faults: number };
   byAttribution: Record<AttributionCategory, number>;
   byService: Record<string, AuditCounts>;
   endpoints: EndpointRow[];
@@ -68,7 +69,7 @@ function count(into: AuditCounts, entry: JournalEntry): void {
 }
 
 export async function auditJournal(journal: JournalSource, options: { routes?: RouteResolver } = {}): Promise<Audit> {
-  const totals = { ...zero(), resets: 0 };
+  const totals = { ...zero(), resets: 0, faults: 0 };
   const byAttribution: Record<AttributionCategory, number> = { mcp: 0, direct: 0, startup: 0, blocked: 0, unattributed: 0 };
   const byService = new Map<string, AuditCounts>();
   const endpoints = new Map<string, EndpointRow>();
@@ -86,6 +87,7 @@ export async function auditJournal(journal: JournalSource, options: { routes?: R
       continue;
     }
     count(totals, entry);
+    if (entry.fault && entry.fault.kind !== 'latency') totals.faults += 1;
     byAttribution[attributionCategory(entry.attribution)] += 1;
     const service = entry.service ?? NO_SERVICE;
     if (!byService.has(service)) byService.set(service, zero());

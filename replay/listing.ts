@@ -34,7 +34,7 @@ export async function* listingLines(entries: AsyncIterable<JournalEntry>, c: Cha
       entry.host,
       entry.target,
       statusCell(entry.response.status, c),
-      `${size(entry.request.body.length)} → ${size(entry.response.body.length)}${entry.request.oversize ? ' (oversize)' : ''}`,
+      `${size(entry.request.body.length)} → ${size(entry.response.body.length)}${entry.request.oversize ? ' (oversize)' : ''}${faultNote(entry, c)}`,
     ]);
   }
 }
@@ -73,6 +73,15 @@ function attributionCell(entry: JournalEntry, c: ChalkInstance): string {
     case 'startup': return c.dim(label);
     default: return label;
   }
+}
+
+/** ` fault 429 (rule r1)`, ` +120 ms`: what the fault plan did to this exchange. */
+function faultNote(entry: JournalEntry, c: ChalkInstance): string {
+  const fault = entry.fault;
+  if (!fault) return '';
+  const latency = fault.latencyMs > 0 ? ` +${fault.latencyMs} ms` : '';
+  if (fault.kind === 'latency') return c.dim(latency);
+  return c.magenta(` fault ${fault.kind}${fault.rule ? ` (${fault.rule})` : ''}`) + c.dim(latency);
 }
 
 function statusCell(status: number, c: ChalkInstance): string {

@@ -46,6 +46,13 @@ test('toolbench world --chaos medium: faults on the wire, the plan in the header
   t.true(entries.every((e) => e.fault !== null), 'the preset delays every request');
 
   t.like(await verifyJournal(journalDir, { via: 'http' }), { verdict: 'identical', entries: 60, divergent: 0 });
+
+  const injected = entries.filter((e) => e.fault && e.fault.kind !== 'latency').length;
+  t.true(injected > 0);
+  const audit = await toolbench(['audit', journalDir, '--json']);
+  t.is((JSON.parse(audit.stdout) as { totals: { faults: number } }).totals.faults, injected, 'audit counts the injected faults');
+  const listing = await toolbench(['journal', journalDir]);
+  t.is(listing.stdout.split('\n').filter((line) => / fault (429|500|502|503|reset|timeout)/.test(line)).length, injected, 'the listing marks each one');
 });
 
 test('toolbench world --chaos with an unknown level is a usage error', async (t) => {

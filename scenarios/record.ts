@@ -65,9 +65,12 @@ export async function recordTrial(options: RecordOptions): Promise<RecordedTrial
     const answerPath = join(outDir, 'answer.txt');
     const agentName = typeof options.agent === 'string' ? options.agent : options.agent.command.join(' ');
     const command = typeof options.agent === 'string' ? builtInAgentCommand(options.agent) : options.agent.command;
+    const proxyEnv = proxyEnvironment(proxy.proxy.url);
     const env: Record<string, string> = {
       ...(process.env as Record<string, string>),
-      ...proxyEnvironment(proxy.proxy.url),
+      ...proxyEnv,
+      // The preload joins the caller's own Node options rather than replacing them.
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, proxyEnv.NODE_OPTIONS].filter(Boolean).join(' '),
       ...caTrustEnvironment(proxy.certs.ca),
       TOOLBENCH_MCP_CONFIG: mcpPath,
       TOOLBENCH_INSTRUCTION: instruction,

@@ -1,11 +1,10 @@
 import test from 'ava';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { tempDir } from './helpers/journal.js';
 import { beyondLoopback, EGRESS_PRELOAD, guardedEnv, readEgressLog, type EgressEvent } from './helpers/egress-log.js';
 import { testCaDir } from './helpers/proxy.js';
 import { ROOT } from './helpers/proxy-processes.js';
-import { toolbench } from './helpers/replay-cli.js';
+import { runTsx, toolbench, type CliResult } from './helpers/replay-cli.js';
 import { TOKENS } from './helpers/replay-github.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
 
@@ -14,17 +13,8 @@ import { EXAMPLE_SCENARIO } from './helpers/world.js';
 // test/helpers/egress-preload.mjs, which records every connect, lookup, UDP send and listen
 // (and refuses anything beyond loopback, so a failure here never sends a packet out).
 
-function runWithGuard(args: string[], log: string, extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = guardedEnv(log, extraEnv);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function runWithGuard(args: string[], log: string, extraEnv: Record<string, string> = {}): Promise<CliResult> {
+  return runTsx(args, { cwd: ROOT, env: guardedEnv(log, extraEnv) });
 }
 
 const describe = (events: EgressEvent[]) => events.map((e) => `${e.pid} ${e.kind} ${e.host ?? e.path}:${e.port ?? ''}${e.refused ? ' (refused)' : ''}`);

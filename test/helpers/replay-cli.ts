@@ -9,14 +9,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `toolbench ARGS…` from the sources (`node --import tsx bin/main.ts`), never on a TTY. */
-export function toolbench(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+/** Runs `node --import tsx ARGS…` with exactly `env`, collecting its output. */
+export function runTsx(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/main.ts', ...args], {
-      cwd: root,
-      env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
@@ -24,4 +20,9 @@ export function toolbench(args: string[], env: Record<string, string | undefined
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Runs `toolbench ARGS…` from the sources (`node --import tsx bin/main.ts`), never on a TTY. */
+export function toolbench(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  return runTsx(['bin/main.ts', ...args], { cwd: root, env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...env } });
 }

@@ -53,6 +53,7 @@ export function prepareWorld(options: OpenWorldOptions): { header: JournalHeader
   const header: JournalHeader = {
     format: JOURNAL_FORMAT,
     toolbench: TOOLBENCH_VERSION,
+    mocks: Object.fromEntries(services.map((service) => [service.id, service.definition.version])),
     scenario: manifest.id,
     datasetHash: datasetHash(scenarioDir),
     seed: options.seed ?? manifest.seed,

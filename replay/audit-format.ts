@@ -20,7 +20,7 @@ export function formatAudit(audit: Audit, c: ChalkInstance): string {
     ...table(['service', ...COLUMNS], Object.entries(audit.byService).map(([service, row]) => [service, ...COLUMNS.map((k) => row[k])])),
     '',
     c.bold('by endpoint'),
-    ...table(['service', 'endpoint', ...COLUMNS], audit.endpoints.map((row) => [row.service, row.endpoint, ...COLUMNS.map((k) => row[k])]), 2),
+    ...table(['service', 'endpoint', 'operation', ...COLUMNS], audit.endpoints.map((row) => [row.service, row.endpoint, row.operation ?? '-', ...COLUMNS.map((k) => row[k])]), 3),
   ];
   if (audit.tools.length > 0) {
     lines.push('', c.bold('by MCP tool'),

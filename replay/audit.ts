@@ -26,6 +26,8 @@ export interface EndpointRow extends AuditCounts {
   service: string;
   /** `GET /repos/:owner/:repo`. */
   endpoint: string;
+  /** The service's operation name (`issues.create`), when the journal recorded one. */
+  operation: string | null;
 }
 
 /** One MCP tool: world requests it caused (attribution) and its calls (MCP records). */
@@ -93,8 +95,9 @@ export async function auditJournal(journal: JournalSource, options: { routes?: R
     if (!byService.has(service)) byService.set(service, zero());
     count(byService.get(service)!, entry);
     const name = entry.service === null ? `${entry.method} ${entry.host}` : endpointOf(entry.service, entry.method, entry.target, options.routes);
-    const key = `${service}\0${name}`;
-    if (!endpoints.has(key)) endpoints.set(key, { service, endpoint: name, ...zero() });
+    const operation = entry.operation?.name ?? null;
+    const key = `${service}\0${name}\0${operation}`;
+    if (!endpoints.has(key)) endpoints.set(key, { service, endpoint: name, operation, ...zero() });
     count(endpoints.get(key)!, entry);
     const attribution = entry.attribution;
     if (attribution?.kind === 'mcp' && attribution.tool) tool(attribution.endpoint ?? attribution.client ?? '?', attribution.tool).requests += 1;

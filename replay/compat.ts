@@ -9,7 +9,7 @@ import type { JournalSource } from './source.js';
  * (worth knowing, harmless), `refused` (replay would not mean anything), or `allowed` (refused,
  * but the user passed --allow-mismatch).
  */
-export type CheckName = 'scenario' | 'dataset' | 'catalog' | 'toolbench' | 'seed' | 'journal';
+export type CheckName = 'scenario' | 'dataset' | 'catalog' | 'toolbench' | 'mocks' | 'seed' | 'journal';
 export type CheckStatus = 'ok' | 'note' | 'refused' | 'allowed';
 
 export interface CompatCheck {
@@ -23,6 +23,7 @@ const REFUSAL_CODES: Record<CheckName, ToolbenchErrorCode> = {
   dataset: 'TB_ERR_DATASET',
   catalog: 'TB_ERR_CATALOG',
   toolbench: 'TB_ERR_JOURNAL_VERSION',
+  mocks: 'TB_ERR_JOURNAL_VERSION',
   seed: 'TB_ERR_USAGE',
   journal: 'TB_ERR_JOURNAL_CORRUPT',
 };
@@ -34,6 +35,8 @@ export interface CurrentSetup {
   datasetHash: string;
   catalog: LoadedCatalog;
   toolbench: string;
+  /** Each service's mock version now (`ServiceDefinition.version`). */
+  mocks: Readonly<Record<string, string>>;
 }
 
 export async function checkCompatibility(journal: JournalSource, now: CurrentSetup): Promise<CompatCheck[]> {
@@ -42,7 +45,9 @@ export async function checkCompatibility(journal: JournalSource, now: CurrentSet
     scenarioCheck(header, now),
     datasetCheck(header, now),
     await catalogCheck(journal, now.catalog),
-    versionCheck(header.toolbench, now.toolbench),
+    // Format 2 records each mock's version: only the services the journal touched matter, and
+    // toolbench's own version is then just worth a note. Format 1 had one global version.
+    header.mocks ? await mocksCheck(journal, header.mocks, now.mocks) : versionCheck(header.toolbench, now.toolbench),
     seedCheck(header, now.manifest),
   ];
 }
@@ -106,6 +111,19 @@ export function versionCheck(recorded: string, current: string): CompatCheck {
   const compatible = a !== null && b !== null && a[0] === b[0] && (a[0] > 0 || a[1] === b[1]);
   if (compatible) return { name: 'toolbench', status: 'note', message: `recorded with toolbench ${recorded}, replaying with ${current} (compatible versions)` };
   return { name: 'toolbench', status: 'refused', message: `the journal was recorded with toolbench ${recorded}, this is ${current}: the mocks may answer differently across these versions` };
+}
+
+/** A mock whose version moved since recording answers differently; only services the journal touched count. */
+async function mocksCheck(journal: JournalSource, recorded: Readonly<Record<string, string>>, now: Readonly<Record<string, string>>): Promise<CompatCheck> {
+  const touched = new Set<string>();
+  for await (const entry of journal.entries()) if (entry.service !== null) touched.add(entry.service);
+  const changed = [...touched].sort().filter((id) => recorded[id] !== now[id])
+    .map((id) => `${id} mock ${recorded[id] ?? '(none)'} → ${now[id] ?? '(none)'}`);
+  if (changed.length > 0) {
+    return { name: 'mocks', status: 'refused', message: `mocks the journal used changed version since recording: ${changed.join(', ')}` };
+  }
+  const used = [...touched].sort().map((id) => `${id} ${now[id]}`).join(', ');
+  return { name: 'mocks', status: 'ok', message: `mock versions unchanged (${used || 'no service touched'})` };
 }
 
 function seedCheck(header: JournalHeader, manifest: ScenarioManifest): CompatCheck {

@@ -86,6 +86,7 @@ export async function rebuildWorld(journal: JournalSource, options: RebuildOptio
     datasetHash: prepared.header.datasetHash,
     catalog: prepared.catalog,
     toolbench: TOOLBENCH_VERSION,
+    mocks: prepared.header.mocks ?? {},
   }), options.allowMismatch ?? false);
   const handlerErrors: HandlerErrors = { count: 0, first: null };
   return { world: freshWorld(header, prepared.services, handlerErrors), checks, handlerErrors };

@@ -39,6 +39,8 @@ export const CallMatcherSchema = z.object({
   method: z.string().toUpperCase().optional(),
   host: z.string().optional(),
   path: z.string().optional(),
+  /** The service's operation name (`chat.postMessage`, `Mutation.issueCreate`); `*` matches any characters. */
+  operation: z.string().optional(),
   query: FieldPredicatesSchema.default({}),
   body: PredicateSchema.optional(),
   status: z.union([z.number().int(), z.enum(['1xx', '2xx', '3xx', '4xx', '5xx', 'any'])]).optional(),
@@ -46,8 +48,8 @@ export const CallMatcherSchema = z.object({
   /** Required calls: at least this many matching requests (default 1). */
   min: z.number().int().positive().default(1),
   description: z.string().default(''),
-}).strict().refine((m) => m.path !== undefined || m.tool !== undefined || m.method !== undefined, {
-  message: 'a call matcher needs at least a method, a path or a tool',
+}).strict().refine((m) => m.path !== undefined || m.tool !== undefined || m.method !== undefined || m.operation !== undefined, {
+  message: 'a call matcher needs at least a method, a path, an operation or a tool',
 });
 export type CallMatcher = z.infer<typeof CallMatcherSchema>;
 

@@ -96,7 +96,7 @@ test('endpoints: route patterns when the service has them, else ids collapsed', 
   t.is(collapseIds('/users/octocat'), '/users/octocat');
   const notFound = () => jsonResponse(404, {});
   const definition: ServiceDefinition = {
-    id: 'svc', dataset: z.object({}), load() {}, handle: notFound, reject: notFound,
+    id: 'svc', version: '1', dataset: z.object({}), load() {}, handle: notFound, reject: notFound,
     routes: [get('/repos/:owner/:repo', notFound)],
   };
   const resolve = routesResolver(new Map([['svc', definition]]));

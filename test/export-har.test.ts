@@ -22,7 +22,7 @@ function entry(seq: number, fields: Partial<JournalEntry> & { reqHeaders?: [stri
   const { reqHeaders = [], reqBody = new Uint8Array(), resHeaders = [], resBody = new Uint8Array(), status = 200, ...rest } = fields;
   return {
     seq, time: new Date(Date.UTC(2025, 0, 1, 0, 0, seq)).toISOString(), kind: 'http', service: 'github', host: 'api.github.com',
-    method: 'GET', target: '/', attribution: null, fault: null,
+    method: 'GET', target: '/', operation: null, attribution: null, fault: null,
     request: { headers: reqHeaders, body: reqBody, oversize: false },
     response: { status, headers: [['Date', 'x'], ...resHeaders, ['Content-Length', String(resBody.length)]], body: resBody },
     ...rest,

@@ -20,14 +20,14 @@ test('predicates: literals, deep subsets, dotted paths and operators', (t) => {
 });
 
 test('path patterns: params, single and multi-segment wildcards', (t) => {
-  t.true(pathPattern('/repos/:owner/:repo/issues').test('/repos/acme/widgets/issues'));
-  t.false(pathPattern('/repos/:owner/:repo/issues').test('/repos/acme/widgets/issues/1'));
-  t.true(pathPattern('/repos/acme/*').test('/repos/acme/widgets'));
-  t.false(pathPattern('/repos/acme/*').test('/repos/acme/widgets/issues'));
-  t.true(pathPattern('/repos/acme/infra/**').test('/repos/acme/infra'));
-  t.true(pathPattern('/repos/acme/infra/**').test('/repos/acme/infra/issues/1'));
-  t.false(pathPattern('/repos/acme/infra/**').test('/repos/acme/infrastructure'));
-  t.true(pathPattern('/**').test('/anything/at/all'));
+  t.true(pathPattern('/repos/:owner/:repo/issues')('/repos/acme/widgets/issues'));
+  t.false(pathPattern('/repos/:owner/:repo/issues')('/repos/acme/widgets/issues/1'));
+  t.true(pathPattern('/repos/acme/*')('/repos/acme/widgets'));
+  t.false(pathPattern('/repos/acme/*')('/repos/acme/widgets/issues'));
+  t.true(pathPattern('/repos/acme/infra/**')('/repos/acme/infra'));
+  t.true(pathPattern('/repos/acme/infra/**')('/repos/acme/infra/issues/1'));
+  t.false(pathPattern('/repos/acme/infra/**')('/repos/acme/infrastructure'));
+  t.true(pathPattern('/**')('/anything/at/all'));
 });
 
 const initial = { svc: { items: { a: { name: 'a', state: 'open', updated_at: 't0' }, b: { name: 'b', state: 'open', updated_at: 't0' } } } };

@@ -53,7 +53,7 @@ test('body diff: JSON paths, same JSON in other bytes, text and binary excerpts'
 
 function entry(seq: number, target: string, body: string): JournalEntry {
   return {
-    seq, time: '2025-01-01T00:00:00.000Z', kind: 'http', service: 's', host: 'h', method: 'GET', target,
+    seq, time: '2025-01-01T00:00:00.000Z', kind: 'http', service: 's', host: 'h', method: 'GET', target, operation: null,
     request: { headers: [], body: new Uint8Array(), oversize: false },
     response: { status: 200, headers: [['Date', 'x']], body: bytes(body) }, attribution: null, fault: null,
   };

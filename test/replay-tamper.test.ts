@@ -106,7 +106,7 @@ test('a changed seed: exit 1 at seq 1, in the seeded X-GitHub-Request-Id header'
   t.regex(report.checks.find((c) => c.name === 'seed')?.message ?? '', /seed 43 is not the scenario's 42/);
 });
 
-test('a moved scenario, a newer toolbench: exit 2 with the reason, as JSON too', async (t) => {
+test('a moved scenario, a changed mock version: exit 2 with the reason, as JSON too', async (t) => {
   const moved = copyJournal(trial.journalDir);
   await rewriteHeader(moved, (header) => { header.scenarioDir = '/nonexistent/basic'; });
   const gone = await replayJson([moved]);
@@ -115,11 +115,18 @@ test('a moved scenario, a newer toolbench: exit 2 with the reason, as JSON too',
   t.regex(gone.stderr, /scenario example\/github\/basic is not at \/nonexistent\/basic .*pass --scenario DIR/);
   t.is((await verifyJournal(moved, { scenarioDir: trial.scenarioDir })).verdict, 'identical');
 
+  // Each mock has its own version: a journal is refused only for a service it touched.
   const newer = copyJournal(trial.journalDir);
-  await rewriteHeader(newer, (header) => { header.toolbench = '9.0.0'; });
+  await rewriteHeader(newer, (header) => { header.mocks = { ...header.mocks, github: '0-old' }; });
   const refused = await toolbench(['replay', newer, '--verify']);
   t.is(refused.code, 2);
-  t.regex(refused.stderr, /recorded with toolbench 9\.0\.0, this is \d+\.\d+\.\d+/);
+  t.regex(refused.stderr, /mocks the journal used changed version since recording: github mock 0-old → \d+/);
+
+  const untouched = copyJournal(trial.journalDir);
+  await rewriteHeader(untouched, (header) => { header.toolbench = '9.0.0'; header.mocks = { ...header.mocks, slack: '0-old' }; });
+  const report = await verifyJournal(untouched);
+  t.is(report.verdict, 'identical');
+  t.like(report.checks.find((c) => c.name === 'mocks'), { status: 'ok' });
 });
 
 test('a catalog change refuses only when a recorded host now goes to another service', async (t) => {

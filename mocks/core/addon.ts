@@ -1,4 +1,5 @@
 import type { FaultKind } from './fault-plan.js';
+import type { OperationRef } from './journal-format.js';
 import type { WorldRequest } from './world.js';
 
 /**
@@ -36,6 +37,8 @@ export interface Exchange {
    * the service has routes as data and one matches (HEAD as GET), else method and path.
    */
   readonly endpoint: string;
+  /** The operation the service names this request (`issues.create`), or null when none matched. */
+  readonly operation: OperationRef | null;
   /** Set by a `request` hook; later addons see it and may replace it. */
   fault: PlannedFault | null;
 }

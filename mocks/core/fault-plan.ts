@@ -44,6 +44,8 @@ export const FaultRuleSchema = z.object({
   /** Path pattern: `:name` or `*` one segment, `**` any number, `*` inside a segment any characters. */
   route: z.string().regex(/^\//, 'must start with /').default('/**'),
   method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method').transform((method) => method.toUpperCase()).optional(),
+  /** The service's operation name; `*` matches any characters (`issues.*`, `Mutation.*`). */
+  operation: z.string().min(1).optional(),
   /** 429, 500, 502, 503 (numbers or strings), `reset` or `timeout`. */
   kind: z.union([z.number().int(), z.string()]).transform(String).pipe(z.enum(FAULT_KINDS)).optional(),
   /** Fire on these matching requests of each endpoint, counted from 1. */
@@ -118,5 +120,5 @@ export function resolveFaultPlan(scenarioRules: readonly FaultRule[], chaos: Cha
 
 /** The stream name of a rule: its `id`, else what it watches and does. */
 export function ruleId(rule: FaultRule): string {
-  return rule.id ?? `${rule.service ?? '*'} ${rule.method ?? '*'} ${rule.route} ${rule.kind ?? 'latency'}`;
+  return rule.id ?? `${rule.service ?? '*'} ${rule.method ?? '*'} ${rule.route}${rule.operation === undefined ? '' : ` ${rule.operation}`} ${rule.kind ?? 'latency'}`;
 }

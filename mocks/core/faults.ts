@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Exchange, PlannedFault, WorldAddon } from './addon.js';
 import { DEFAULT_HOLD_MS, DEFAULT_RETRY_AFTER, ruleId, type FaultKind, type FaultRule, type Latency } from './fault-plan.js';
 import { jsonResponse, type ServiceResponse } from './http.js';
+import { compileNameGlob, compilePathPattern } from './patterns.js';
 import type { FaultOrder } from './service.js';
 
 /**
@@ -12,16 +13,20 @@ import type { FaultOrder } from './service.js';
  * them. Counters go back to zero when the world resets. See docs/faults.md.
  */
 export function faultAddon(rules: readonly FaultRule[]): WorldAddon {
-  const compiled = rules.map((rule) => ({ rule, id: ruleId(rule), matches: compileRoute(rule.route) }));
+  const compiled = rules.map((rule) => ({
+    rule, id: ruleId(rule), matches: compilePathPattern(rule.route),
+    named: rule.operation === undefined ? null : compileNameGlob(rule.operation),
+  }));
   let counters = new Map<string, number>();
   return {
     name: 'faults',
     request(exchange) {
       let error: PlannedFault | null = null;
       let latency: { ms: number; id: string; n: number } | null = null;
-      for (const { rule, id, matches } of compiled) {
+      for (const { rule, id, matches, named } of compiled) {
         if (rule.service !== undefined && rule.service !== exchange.service) continue;
         if (rule.method !== undefined && rule.method !== exchange.request.method.toUpperCase()) continue;
+        if (named !== null && !named(exchange.operation?.name)) continue;
         if (!matches(exchange.path)) continue;
         // Every rule counts every request it matches, fired or not, so rules never move each other.
         const key = `${id}\0${exchange.service}\0${exchange.endpoint}`;
@@ -62,35 +67,6 @@ export function sample(latency: Latency, u: number): number {
     case 'uniform': return latency.min_ms + Math.floor(u * (latency.max_ms - latency.min_ms + 1));
     case 'exponential': return Math.min(latency.max_ms, Math.round(-latency.mean_ms * Math.log(1 - u)));
   }
-}
-
-/**
- * A route pattern as a path test: `:name` and `*` match one non-empty segment, `**` any number of
- * segments (none included), and `*` inside a segment any characters but `/`. Query strings are
- * never part of the path.
- */
-export function compileRoute(pattern: string): (path: string) => boolean {
-  const segments = pattern.split('/').slice(1).map((segment): ((s: string) => boolean) | '**' => {
-    if (segment === '**') return '**';
-    if (segment.startsWith(':') || segment === '*') return (s) => s !== '';
-    if (!segment.includes('*')) return (s) => s === segment;
-    const regex = new RegExp(`^${segment.split('*').map(escapeRegex).join('[^/]*')}$`);
-    return (s) => regex.test(s);
-  });
-  const match = (i: number, parts: string[], j: number): boolean => {
-    if (i === segments.length) return j === parts.length;
-    const want = segments[i]!;
-    if (want === '**') {
-      for (let k = j; k <= parts.length; k++) if (match(i + 1, parts, k)) return true;
-      return false;
-    }
-    return j < parts.length && want(parts[j]!) && match(i + 1, parts, j + 1);
-  };
-  return (path) => match(0, path.split('/').slice(1), 0);
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 const STATUS: Record<FaultKind, { status: number; message: string }> = {

@@ -3,16 +3,25 @@ import { FAULT_KINDS, FaultPlanSchema } from './fault-plan.js';
 
 /**
  * The journal's on-disk format: the single source of truth for what a trial recorded.
- * Version 1. Bump JOURNAL_FORMAT on any incompatible change; readers refuse other versions.
+ * Version 2 (entries name their operation; the header records each service's mock version).
+ * Bump JOURNAL_FORMAT on any incompatible change; readers refuse versions outside
+ * READABLE_FORMATS. A format-1 journal reads with `operation: null` on every entry and no mock
+ * versions (docs/replay.md).
  */
-export const JOURNAL_FORMAT = 1;
+export const JOURNAL_FORMAT = 2;
+export const READABLE_FORMATS: readonly number[] = [1, 2];
 
 export const HeaderListSchema = z.array(z.tuple([z.string(), z.string()]));
 const BytesSchema = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected bytes');
 
 export const JournalHeaderSchema = z.object({
-  format: z.literal(JOURNAL_FORMAT),
+  format: z.union([z.literal(1), z.literal(JOURNAL_FORMAT)]),
   toolbench: z.string(),
+  /**
+   * Each hosted service's mock version (`ServiceDefinition.version`) when the world started;
+   * replay checks only the services the journal's entries touched. Absent in format 1.
+   */
+  mocks: z.record(z.string()).optional(),
   scenario: z.string(),
   /** sha256 of the scenario's dataset files (names and bytes). */
   datasetHash: z.string(),
@@ -66,6 +75,17 @@ export const JournalResponseSchema = z.object({
   body: BytesSchema,
 });
 
+/**
+ * The operation a request was (`issues.create`, `chat.postMessage`, `Query.issues`), and what
+ * answered it: a hand-written handler or the spec fallback. `null`: no operation matched (or a
+ * format-1 journal, or a request no service answered).
+ */
+export const OperationRefSchema = z.object({
+  name: z.string(),
+  via: z.enum(['handler', 'spec']),
+});
+export type OperationRef = z.infer<typeof OperationRefSchema>;
+
 export const JournalEntrySchema = z.object({
   seq: z.number().int().positive(),
   /** Logical time, ISO 8601 with milliseconds. */
@@ -76,6 +96,7 @@ export const JournalEntrySchema = z.object({
   host: z.string(),
   method: z.string(),
   target: z.string(),
+  operation: OperationRefSchema.nullable().default(null),
   request: JournalRequestSchema,
   response: JournalResponseSchema,
   attribution: AttributionSchema.nullable(),

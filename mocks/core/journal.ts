@@ -3,7 +3,7 @@ import { Level } from 'level';
 import { Packr } from 'msgpackr';
 import { ToolbenchError } from './errors.js';
 import {
-  ENTRY_PREFIX, JOURNAL_FORMAT, JournalEndSchema, JournalEntrySchema, JournalHeaderSchema, KEY_END, KEY_FORMAT, KEY_HEADER, MCP_PREFIX,
+  ENTRY_PREFIX, JOURNAL_FORMAT, READABLE_FORMATS, JournalEndSchema, JournalEntrySchema, JournalHeaderSchema, KEY_END, KEY_FORMAT, KEY_HEADER, MCP_PREFIX,
   McpRecordSchema, entryKey, mcpKey, type JournalEnd, type JournalEntry, type JournalHeader, type McpRecord,
 } from './journal-format.js';
 
@@ -148,9 +148,9 @@ export class LevelJournal implements Journal {
     try {
       const format = decode(await read(db, KEY_FORMAT, dir), dir, 'format record') as { format?: unknown } | undefined;
       if (format === undefined) throw corrupt(dir, 'it has no format record (is it a toolbench journal?)');
-      if (format.format !== JOURNAL_FORMAT) {
+      if (typeof format.format !== 'number' || !READABLE_FORMATS.includes(format.format)) {
         throw new ToolbenchError('TB_ERR_JOURNAL_VERSION',
-          `journal ${dir} has format ${JSON.stringify(format.format)}; this toolbench reads format ${JOURNAL_FORMAT}`);
+          `journal ${dir} has format ${JSON.stringify(format.format)}; this toolbench reads formats ${READABLE_FORMATS.join(' and ')}`);
       }
       const parsed = JournalHeaderSchema.safeParse(decode(await read(db, KEY_HEADER, dir), dir, 'header'));
       if (!parsed.success) throw corrupt(dir, `its header is invalid (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);

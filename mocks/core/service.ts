@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { FaultKind } from './fault-plan.js';
 import type { ServiceRequest, ServiceResponse } from './http.js';
 import type { SeededIds } from './ids.js';
+import type { OperationRef } from './journal-format.js';
 import type { Route } from './router.js';
 import type { DocumentStore, StoreDump } from './store.js';
 
@@ -43,6 +44,18 @@ export interface FaultOrder {
 export interface ServiceDefinition<D = any> {
   /** The catalog id (`github`). */
   readonly id: string;
+  /**
+   * This mock's own version. Bump it whenever any answer of the mock changes a byte: a journal
+   * records the version of every service, and replay refuses (or, with --allow-mismatch, notes)
+   * a change only for the services the journal touched.
+   */
+  readonly version: string;
+  /**
+   * Names the operation a request is (`issues.create`, `Query.issues`, `DescribeInstances`), and
+   * whether a handler or the spec fallback answers it; `null` when nothing matches. Pure and
+   * read-only: it sees only the request (fault rules are decided on it before the handler runs).
+   */
+  operation?(req: ServiceRequest): OperationRef | null;
   /** Schema of `<scenario>/dataset/<id>.json`; a missing file is parsed as `{}`. */
   readonly dataset: z.ZodType<D, z.ZodTypeDef, unknown>;
   load(data: D, ctx: LoadContext): void;

@@ -5,7 +5,7 @@ import type { FaultPlan } from './fault-plan.js';
 import { faultAddon, genericFaultResponse } from './faults.js';
 import { ServiceRequest, bytes, type HeaderList, type ServiceResponse } from './http.js';
 import { SeededIds, type IdCounters } from './ids.js';
-import type { Attribution, Fault, JournalEntry } from './journal-format.js';
+import type { Attribution, Fault, JournalEntry, OperationRef } from './journal-format.js';
 import type { Journal } from './journal.js';
 import type { FaultOrder, ServiceContext, ServiceDefinition } from './service.js';
 import { DocumentStore, type StoreDump, type StoreSnapshot } from './store.js';
@@ -122,12 +122,26 @@ export class World {
     const serviceId = request.service ?? this.serviceForHost(request.host) ?? null;
     const runtime = serviceId === null ? undefined : this.runtimes.get(serviceId);
     if (!runtime) return entryFor(tick, null, request, misdirected(request.host), request.attribution ?? null);
-    const fault = this.runAddons(runtime, request, tick);
+    const serviceRequest = new ServiceRequest(request.method, request.target, request.headers, request.body);
+    const operation = this.operationOf(runtime, serviceRequest);
+    const fault = this.runAddons(runtime, request, tick, operation);
     const serviceResponse = fault !== null && fault.kind !== 'latency'
-      ? this.renderFault(runtime, request, { kind: fault.kind, retryAfter: fault.retryAfter }, tick.seq, tick.nowMs)
-      : this.runHandler(runtime, request, tick.seq, tick.nowMs);
+      ? this.renderFault(runtime, request, serviceRequest, { kind: fault.kind, retryAfter: fault.retryAfter }, tick.seq, tick.nowMs)
+      : this.runHandler(runtime, request, serviceRequest, tick.seq, tick.nowMs);
     const journaled: Fault | null = fault && { kind: fault.kind, latencyMs: fault.latencyMs, rule: fault.rule, n: fault.n };
-    return entryFor(tick, runtime.hosted.id, request, serviceResponse, request.attribution ?? null, journaled);
+    return entryFor(tick, runtime.hosted.id, request, serviceResponse, request.attribution ?? null, journaled, operation);
+  }
+
+  /** The service's name for the request; a naming function that throws is a mock bug, reported, and names nothing. */
+  private operationOf(runtime: ServiceRuntime, req: ServiceRequest): OperationRef | null {
+    const name = runtime.hosted.definition.operation;
+    if (!name) return null;
+    try {
+      return name.call(runtime.hosted.definition, req);
+    } catch (error) {
+      (this.config.onHandlerError ?? reportHandlerError)(error, runtime.hosted.id, { host: '', method: req.method, target: req.target, headers: req.headers, body: req.body });
+      return null;
+    }
   }
 
   /**
@@ -156,7 +170,7 @@ export class World {
   }
 
   /** Every addon's `request` hook, in order; what they decided. */
-  private runAddons(runtime: ServiceRuntime, request: WorldRequest, tick: { seq: number; nowMs: number }): PlannedFault | null {
+  private runAddons(runtime: ServiceRuntime, request: WorldRequest, tick: { seq: number; nowMs: number }, operation: OperationRef | null): PlannedFault | null {
     if (this.addons.length === 0) return null;
     const q = request.target.indexOf('?');
     const path = q === -1 ? request.target : request.target.slice(0, q);
@@ -166,8 +180,11 @@ export class World {
       seq: tick.seq, nowMs: tick.nowMs, seed: this.config.seed, service: runtime.hosted.id, request, path,
       get endpoint() {
         const method = request.method === 'HEAD' ? 'GET' : request.method;
-        return endpoint ??= `${request.method} ${routes?.find((r) => r.method === method && r.match(path) !== null)?.pattern ?? path}`;
+        // The REST route's pattern; else the operation's name (GraphQL fields and AWS actions
+        // share one path); else the path itself.
+        return endpoint ??= `${request.method} ${routes?.find((r) => r.method === method && r.match(path) !== null)?.pattern ?? operation?.name ?? path}`;
       },
+      operation,
       fault: null,
     };
     for (const addon of this.addons) {
@@ -181,7 +198,7 @@ export class World {
   }
 
   /** The service's answer for a fault (else the generic one); whatever it writes is rolled back. */
-  private renderFault(runtime: ServiceRuntime, request: WorldRequest, order: FaultOrder, seq: number, nowMs: number): ServiceResponse {
+  private renderFault(runtime: ServiceRuntime, request: WorldRequest, serviceRequest: ServiceRequest, order: FaultOrder, seq: number, nowMs: number): ServiceResponse {
     const { hosted, store, ids } = runtime;
     const render = hosted.definition.fault;
     if (!render) return genericFaultResponse(order);
@@ -190,7 +207,7 @@ export class World {
     let response: ServiceResponse = genericFaultResponse(order);
     try {
       store.transaction(() => {
-        response = render.call(hosted.definition, order, new ServiceRequest(request.method, request.target, request.headers, request.body), ctx);
+        response = render.call(hosted.definition, order, serviceRequest, ctx);
         throw ROLLBACK;
       });
     } catch (error) {
@@ -201,14 +218,13 @@ export class World {
     return response;
   }
 
-  private runHandler(runtime: ServiceRuntime, request: WorldRequest, seq: number, nowMs: number): ServiceResponse {
+  private runHandler(runtime: ServiceRuntime, request: WorldRequest, serviceRequest: ServiceRequest, seq: number, nowMs: number): ServiceResponse {
     const { hosted, store, ids } = runtime;
     const ctx: ServiceContext = { service: hosted.id, store, ids, epochMs: this.config.epochMs, seq, nowMs };
     if (request.oversize) return hosted.definition.reject('payload_too_large', ctx);
     const counters = ids.snapshot();
     try {
-      return store.transaction(() =>
-        hosted.definition.handle(new ServiceRequest(request.method, request.target, request.headers, request.body), ctx));
+      return store.transaction(() => hosted.definition.handle(serviceRequest, ctx));
     } catch (error) {
       ids.restore(counters);
       // A handler that throws is a bug in the mock; the agent sees the service's 500 and the
@@ -241,6 +257,7 @@ export class World {
       host: 'toolbench',
       method: 'POST',
       target: '/_bench/reset',
+      operation: null,
       request: { headers: [], body: new Uint8Array(0), oversize: false },
       response: { status: 200, headers: [['Content-Type', 'application/json']], body },
       attribution: null,
@@ -290,7 +307,7 @@ const ROLLBACK = Symbol('rollback');
 
 /** The journal entry of one request: the world's own headers around the service's, in a fixed order. */
 function entryFor(tick: { seq: number; nowMs: number }, service: string | null, request: WorldRequest,
-  serviceResponse: ServiceResponse, attribution: Attribution | null, fault: Fault | null = null): JournalEntry {
+  serviceResponse: ServiceResponse, attribution: Attribution | null, fault: Fault | null = null, operation: OperationRef | null = null): JournalEntry {
   const headers: HeaderList = [
     ['Date', httpDate(tick.nowMs)],
     ...serviceResponse.headers,
@@ -305,6 +322,7 @@ function entryFor(tick: { seq: number; nowMs: number }, service: string | null, 
     host: stripPort(request.host).toLowerCase(),
     method: request.method,
     target: request.target,
+    operation,
     request: { headers: request.headers, body: request.body, oversize: request.oversize ?? false },
     response: {
       status: serviceResponse.status,

@@ -17,6 +17,7 @@ export type { GitHubDataset } from './dataset.js';
  */
 export const githubService: ServiceDefinition<GitHubDataset> = {
   id: 'github',
+  version: '1',
   dataset: GitHubDatasetSchema,
   load: loadDataset,
   handle: handleRequest,

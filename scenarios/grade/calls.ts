@@ -1,24 +1,13 @@
 import type { JournalEntry, McpRecord } from '../../mocks/core/journal-format.js';
 import type { CallMatcher } from '../expectations.js';
+import { compileNameGlob, compilePathPattern } from '../../mocks/core/patterns.js';
+import { bodyForPredicates } from '../../mocks/kit/bodies.js';
 import { matches } from '../predicates.js';
 import type { CheckResult } from './state.js';
 
-const utf8 = new TextDecoder();
 
-/**
- * `/repos/:owner/:repo/issues` → a regex: `:x` one segment, `*` the rest of a segment, `**`
- * anything; a final `/**` also matches the bare prefix (`/repos/acme/infra/**` matches `/repos/acme/infra`).
- */
-export function pathPattern(pattern: string): RegExp {
-  const source = pattern.split(/(\/\*\*$|\*\*|\*|:[A-Za-z_][A-Za-z0-9_]*)/).map((part) => {
-    if (part === '/**') return '(?:/.*)?';
-    if (part === '**') return '.*';
-    if (part === '*') return '[^/]*';
-    if (part.startsWith(':')) return '[^/]+';
-    return part.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-  }).join('');
-  return new RegExp(`^${source}$`);
-}
+/** A path pattern as a test (mocks/core/patterns.ts: `:x` and `*` one segment, `**` any number). */
+export const pathPattern = compilePathPattern;
 
 function statusMatches(status: number, want: CallMatcher['status'], fallback: 'any' | '2xx'): boolean {
   const expected = want ?? fallback;
@@ -27,14 +16,6 @@ function statusMatches(status: number, want: CallMatcher['status'], fallback: 'a
   return Math.floor(status / 100) === Number(expected[0]);
 }
 
-function jsonBody(entry: JournalEntry): unknown {
-  if (entry.request.body.length === 0) return undefined;
-  try {
-    return JSON.parse(utf8.decode(entry.request.body));
-  } catch {
-    return undefined;
-  }
-}
 
 function toolMatches(matcher: NonNullable<CallMatcher['tool']>, endpoint: string | null, tool: string | null, args: unknown): boolean {
   if (matcher.endpoint !== undefined && matcher.endpoint !== endpoint) return false;
@@ -45,21 +26,24 @@ function toolMatches(matcher: NonNullable<CallMatcher['tool']>, endpoint: string
 /** World requests (and, for tool-only matchers, MCP calls) that a matcher selects. */
 export function matchingCalls(matcher: CallMatcher, entries: readonly JournalEntry[], mcp: readonly McpRecord[], fallbackStatus: 'any' | '2xx'): string[] {
   const calls = mcp.filter((r) => r.kind === 'call');
-  if (matcher.method === undefined && matcher.path === undefined && matcher.host === undefined && matcher.tool) {
+  if (matcher.method === undefined && matcher.path === undefined && matcher.host === undefined && matcher.operation === undefined && matcher.tool) {
     return calls
       .filter((r) => (fallbackStatus === 'any' || !r.isError) && toolMatches(matcher.tool!, r.endpoint, r.tool, r.arguments))
       .map((r) => `${r.callId} ${r.tool}`);
   }
-  const path = matcher.path === undefined ? null : pathPattern(matcher.path);
+  const path = matcher.path === undefined ? null : compilePathPattern(matcher.path);
+  const operation = matcher.operation === undefined ? null : compileNameGlob(matcher.operation);
   const argsOf = new Map(calls.map((r) => [r.callId, r.arguments]));
   return entries.filter((entry) => {
     if (entry.kind !== 'http') return false;
     if (matcher.method !== undefined && entry.method !== matcher.method) return false;
     if (matcher.host !== undefined && entry.host !== matcher.host) return false;
     const [pathPart, query = ''] = entry.target.split('?', 2) as [string, string?];
-    if (path && !path.test(pathPart)) return false;
+    if (path && !path(pathPart)) return false;
+    if (operation && !operation(entry.operation?.name)) return false;
     if (Object.keys(matcher.query).length > 0 && !matches(Object.fromEntries(new URLSearchParams(query)), matcher.query)) return false;
-    if (matcher.body !== undefined && !matches(jsonBody(entry), matcher.body)) return false;
+    // The body decoded by its content type: JSON, forms (nested), multipart, GraphQL.
+    if (matcher.body !== undefined && !matches(bodyForPredicates(entry.request.headers, entry.request.body), matcher.body)) return false;
     if (!statusMatches(entry.response.status, matcher.status, fallbackStatus)) return false;
     if (matcher.tool) {
       const a = entry.attribution;
@@ -71,7 +55,7 @@ export function matchingCalls(matcher: CallMatcher, entries: readonly JournalEnt
 
 function describe(matcher: CallMatcher): string {
   if (matcher.description) return matcher.description;
-  const parts = [matcher.method, matcher.host, matcher.path].filter(Boolean).join(' ');
+  const parts = [matcher.method, matcher.host, matcher.path, matcher.operation].filter(Boolean).join(' ');
   const tool = matcher.tool ? ` via ${matcher.tool.endpoint ?? '*'}.${matcher.tool.name ?? '*'}` : '';
   return `${parts}${tool}`.trim();
 }

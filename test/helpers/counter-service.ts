@@ -27,6 +27,7 @@ const router = new Router<ServiceContext>([
 
 export const counterService: ServiceDefinition<{ items: string[] }> = {
   id: 'counter',
+  version: '1',
   dataset: z.object({ items: z.array(z.string()).default([]) }),
   load(data, ctx) {
     for (const name of data.items) {

@@ -2,7 +2,9 @@ import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadCatalog, type LoadedCatalog } from '../catalog/load.js';
 import { loadScenarioManifest, type ScenarioManifest } from '../scenarios/manifest.js';
-import { datasetHash, loadDataset } from './core/dataset.js';
+import { join } from 'node:path';
+import { TOOLBENCH_ROOT } from '../catalog/paths.js';
+import { datasetHash, datasetSource, fileHash, loadDatasetFile } from './core/dataset.js';
 import { ToolbenchError } from './core/errors.js';
 import { resolveFaultPlan, type ChaosLevel } from './core/fault-plan.js';
 import { LevelJournal, MemoryJournal, type Journal } from './core/journal.js';
@@ -20,7 +22,12 @@ export interface OpenWorldOptions {
   journalDir?: string;
   /** A `--chaos` preset added after the scenario's own `[[faults]]` (docs/faults.md); default none. */
   chaos?: ChaosLevel;
+  /** The shared background datasets; default `scenarios/baseline/dataset/`. */
+  baselineDir?: string;
 }
+
+/** The shared background world every scenario gets for the services it does not name. */
+export const BASELINE_DIR = join(TOOLBENCH_ROOT, 'scenarios', 'baseline', 'dataset');
 
 export interface OpenedWorld {
   world: World;
@@ -40,10 +47,13 @@ export function prepareWorld(options: OpenWorldOptions): { header: JournalHeader
       throw new ToolbenchError('TB_ERR_SCENARIO', `${scenarioDir}/scenario.toml: field services names "${id}", which is not in the catalog (${catalog.path})`);
     }
   }
+  const baselines: Record<string, string> = {};
   const services = catalog.catalog.services.map((entry): HostedService => {
     const definition = serviceDefinitions.get(entry.id);
     if (!definition) throw new ToolbenchError('TB_ERR_CATALOG', `catalog ${catalog.path}: service "${entry.id}" has no mock (mocks/index.ts)`);
-    return { id: entry.id, hostnames: entry.hostnames, definition, data: loadDataset(scenarioDir, definition) };
+    const source = datasetSource(scenarioDir, options.baselineDir ?? BASELINE_DIR, entry.id, manifest.services.includes(entry.id));
+    if (source?.baseline) baselines[entry.id] = fileHash(source.file);
+    return { id: entry.id, hostnames: entry.hostnames, definition, data: loadDatasetFile(source?.file ?? null, definition) };
   });
   manifest.faults.forEach((rule, i) => {
     if (rule.service !== undefined && !known.has(rule.service)) {
@@ -56,6 +66,7 @@ export function prepareWorld(options: OpenWorldOptions): { header: JournalHeader
     mocks: Object.fromEntries(services.map((service) => [service.id, service.definition.version])),
     scenario: manifest.id,
     datasetHash: datasetHash(scenarioDir),
+    baselines,
     seed: options.seed ?? manifest.seed,
     catalogHash: catalog.hash,
     epoch: new Date(manifest.epoch).toISOString(),

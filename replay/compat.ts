@@ -9,7 +9,7 @@ import type { JournalSource } from './source.js';
  * (worth knowing, harmless), `refused` (replay would not mean anything), or `allowed` (refused,
  * but the user passed --allow-mismatch).
  */
-export type CheckName = 'scenario' | 'dataset' | 'catalog' | 'toolbench' | 'mocks' | 'seed' | 'journal';
+export type CheckName = 'scenario' | 'dataset' | 'baseline' | 'catalog' | 'toolbench' | 'mocks' | 'seed' | 'journal';
 export type CheckStatus = 'ok' | 'note' | 'refused' | 'allowed';
 
 export interface CompatCheck {
@@ -21,6 +21,7 @@ export interface CompatCheck {
 const REFUSAL_CODES: Record<CheckName, ToolbenchErrorCode> = {
   scenario: 'TB_ERR_SCENARIO',
   dataset: 'TB_ERR_DATASET',
+  baseline: 'TB_ERR_DATASET',
   catalog: 'TB_ERR_CATALOG',
   toolbench: 'TB_ERR_JOURNAL_VERSION',
   mocks: 'TB_ERR_JOURNAL_VERSION',
@@ -37,19 +38,34 @@ export interface CurrentSetup {
   toolbench: string;
   /** Each service's mock version now (`ServiceDefinition.version`). */
   mocks: Readonly<Record<string, string>>;
+  /** sha256 of each baseline dataset the rebuilt world loaded, by service. */
+  baselines: Readonly<Record<string, string>>;
 }
 
 export async function checkCompatibility(journal: JournalSource, now: CurrentSetup): Promise<CompatCheck[]> {
   const header = journal.header;
+  const touched = new Set<string>();
+  if (header.mocks || header.baselines) for await (const entry of journal.entries()) if (entry.service !== null) touched.add(entry.service);
   return [
     scenarioCheck(header, now),
     datasetCheck(header, now),
+    ...(header.baselines ? [baselineCheck(touched, header.baselines, now.baselines)] : []),
     await catalogCheck(journal, now.catalog),
     // Format 2 records each mock's version: only the services the journal touched matter, and
     // toolbench's own version is then just worth a note. Format 1 had one global version.
-    header.mocks ? await mocksCheck(journal, header.mocks, now.mocks) : versionCheck(header.toolbench, now.toolbench),
+    header.mocks ? mocksCheck(touched, header.mocks, now.mocks) : versionCheck(header.toolbench, now.toolbench),
     seedCheck(header, now.manifest),
   ];
+}
+
+/** A shared baseline dataset that changed matters only for a service the journal touched. */
+function baselineCheck(touched: ReadonlySet<string>, recorded: Readonly<Record<string, string>>, now: Readonly<Record<string, string>>): CompatCheck {
+  const changed = [...touched].sort().filter((id) => recorded[id] !== now[id]);
+  if (changed.length === 0) return { name: 'baseline', status: 'ok', message: 'baseline datasets of the services used unchanged' };
+  return {
+    name: 'baseline', status: 'refused',
+    message: `baseline datasets the journal used changed since recording: ${changed.map((id) => `${id} (${recorded[id] ? short(recorded[id]!) : 'none'} → ${now[id] ? short(now[id]!) : 'none'})`).join(', ')}`,
+  };
 }
 
 /** Throws for the refused checks (unless allowed, when they become `allowed`). */
@@ -114,9 +130,7 @@ export function versionCheck(recorded: string, current: string): CompatCheck {
 }
 
 /** A mock whose version moved since recording answers differently; only services the journal touched count. */
-async function mocksCheck(journal: JournalSource, recorded: Readonly<Record<string, string>>, now: Readonly<Record<string, string>>): Promise<CompatCheck> {
-  const touched = new Set<string>();
-  for await (const entry of journal.entries()) if (entry.service !== null) touched.add(entry.service);
+function mocksCheck(touched: ReadonlySet<string>, recorded: Readonly<Record<string, string>>, now: Readonly<Record<string, string>>): CompatCheck {
   const changed = [...touched].sort().filter((id) => recorded[id] !== now[id])
     .map((id) => `${id} mock ${recorded[id] ?? '(none)'} → ${now[id] ?? '(none)'}`);
   if (changed.length > 0) {

@@ -87,6 +87,7 @@ export async function rebuildWorld(journal: JournalSource, options: RebuildOptio
     catalog: prepared.catalog,
     toolbench: TOOLBENCH_VERSION,
     mocks: prepared.header.mocks ?? {},
+    baselines: prepared.header.baselines ?? {},
   }), options.allowMismatch ?? false);
   const handlerErrors: HandlerErrors = { count: 0, first: null };
   return { world: freshWorld(header, prepared.services, handlerErrors), checks, handlerErrors };

@@ -45,7 +45,7 @@ test('toolbench replay --verify: exit 0, every entry identical', async (t) => {
   t.is(json.code, 0);
   const report = JSON.parse(json.stdout) as ReplayReport;
   t.like(report, { verdict: 'identical', entries: trial.requests, identical: trial.requests, divergent: 0, firstDivergence: null, via: 'process' });
-  t.deepEqual(report.checks.map((c) => [c.name, c.status]), [['scenario', 'ok'], ['dataset', 'ok'], ['catalog', 'ok'], ['mocks', 'ok'], ['seed', 'ok']]);
+  t.deepEqual(report.checks.map((c) => [c.name, c.status]), [['scenario', 'ok'], ['dataset', 'ok'], ['baseline', 'ok'], ['catalog', 'ok'], ['mocks', 'ok'], ['seed', 'ok']]);
   t.is(report.handlerErrors.count, 0);
   t.is(json.stdout.trim().split('\n').length, 1, 'one JSON object');
 });

@@ -10,8 +10,27 @@ import type { ServiceDefinition } from './service.js';
  * service's schema. Runs once at world build: handlers never touch the file system.
  */
 export function loadDataset(scenarioDir: string, definition: ServiceDefinition): unknown {
-  const file = join(scenarioDir, 'dataset', `${definition.id}.json`);
+  return loadDatasetFile(join(scenarioDir, 'dataset', `${definition.id}.json`), definition);
+}
+
+/**
+ * Where a service's dataset comes from in a scenario: its own `dataset/<service>.json` when it
+ * has one; else, for a service the scenario does not name, the shared baseline
+ * (`scenarios/baseline/dataset/<service>.json`: a plausible background world, so every catalog
+ * service answers in every trial); else nothing (`{}`).
+ */
+export function datasetSource(scenarioDir: string, baselineDir: string, service: string, named: boolean): { file: string; baseline: boolean } | null {
+  const own = join(scenarioDir, 'dataset', `${service}.json`);
+  if (existsSync(own)) return { file: own, baseline: false };
+  const shared = join(baselineDir, `${service}.json`);
+  if (!named && existsSync(shared)) return { file: shared, baseline: true };
+  return null;
+}
+
+/** Reads and validates one dataset file (a missing file is `{}`). */
+export function loadDatasetFile(file: string | null, definition: ServiceDefinition): unknown {
   let raw: unknown = {};
+  if (file === null) return parseDataset(`(no ${definition.id} dataset)`, {}, definition);
   if (existsSync(file)) {
     const text = readFileSync(file, 'utf8');
     try {
@@ -20,6 +39,10 @@ export function loadDataset(scenarioDir: string, definition: ServiceDefinition):
       throw new ToolbenchError('TB_ERR_DATASET', `${file}: ${jsonErrorWhere(text, error as Error)}`);
     }
   }
+  return parseDataset(file, raw, definition);
+}
+
+function parseDataset(file: string, raw: unknown, definition: ServiceDefinition): unknown {
   const result = definition.dataset.safeParse(raw);
   if (!result.success) {
     const problems = result.error.issues.slice(0, 10).map((issue) =>
@@ -28,6 +51,11 @@ export function loadDataset(scenarioDir: string, definition: ServiceDefinition):
     throw new ToolbenchError('TB_ERR_DATASET', `${file}:\n  ${[...problems, ...more].join('\n  ')}`);
   }
   return result.data;
+}
+
+/** sha256 of one file's bytes (a baseline dataset, recorded per service in the journal header). */
+export function fileHash(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
 
 /** sha256 over every file of `<scenario>/dataset/` (names and bytes, in name order). */

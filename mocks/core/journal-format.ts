@@ -25,6 +25,11 @@ export const JournalHeaderSchema = z.object({
   scenario: z.string(),
   /** sha256 of the scenario's dataset files (names and bytes). */
   datasetHash: z.string(),
+  /**
+   * sha256 of each shared baseline dataset the world loaded (services the scenario does not
+   * name), by service; replay checks only the services the journal touched. Absent in format 1.
+   */
+  baselines: z.record(z.string()).optional(),
   seed: z.number().int(),
   /** sha256 of the parsed catalog, canonical JSON. */
   catalogHash: z.string(),

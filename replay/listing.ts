@@ -17,11 +17,11 @@ export async function* selectEntries(journal: JournalSource, filter: ListingFilt
   }
 }
 
-const HEAD = ['seq', 'time', 'attribution', 'method', 'host', 'target', 'status', 'bytes (req → resp)'];
+const HEAD = ['seq', 'time', 'attribution', 'method', 'host', 'target', 'operation', 'status', 'bytes (req → resp)'];
 
 /**
  * One line per entry, fixed-width columns so the listing can stream: logical time, seq,
- * attribution, method, host, target, status and body sizes.
+ * attribution, method, host, target, operation, status and body sizes.
  */
 export async function* listingLines(entries: AsyncIterable<JournalEntry>, c: ChalkInstance): AsyncIterable<string> {
   yield c.dim(row(HEAD));
@@ -33,19 +33,20 @@ export async function* listingLines(entries: AsyncIterable<JournalEntry>, c: Cha
       entry.method,
       entry.host,
       entry.target,
+      entry.operation ? `${entry.operation.name}${entry.operation.via === 'spec' ? ' (spec)' : ''}` : '-',
       statusCell(entry.response.status, c),
       `${size(entry.request.body.length)} → ${size(entry.response.body.length)}${entry.request.oversize ? ' (oversize)' : ''}${faultNote(entry, c)}`,
     ]);
   }
 }
 
-const WIDTHS = [6, 19, 30, 7, 16, 48, 6];
+const WIDTHS = [6, 19, 30, 7, 16, 48, 24, 6];
 
 function row(cells: string[]): string {
   return cells.map((cell, i) => {
     const width = WIDTHS[i];
     if (width === undefined) return cell;
-    const fitted = i === 5 ? fit(cell, width) : cell;
+    const fitted = i === 5 || i === 6 ? fit(cell, width) : cell;
     const pad = ' '.repeat(Math.max(0, width - visible(fitted)));
     return i === 0 ? pad + fitted : fitted + pad;
   }).join('  ');

@@ -21,17 +21,17 @@ test.before(async () => {
   await journal.close();
 });
 
-test('the listing shows time, seq, attribution, method, host, target, status and sizes', async (t) => {
+test('the listing shows time, seq, attribution, method, host, target, operation, status and sizes', async (t) => {
   const { code, stdout, stderr } = await toolbench(['journal', journalDir]);
   t.is(code, 0, stderr);
   const lines = stdout.trimEnd().split('\n');
   t.is(lines.length, 6);
-  t.regex(lines[0]!, /seq\s+time\s+attribution\s+method\s+host\s+target\s+status\s+bytes/);
-  t.regex(lines[1]!, /^\s+1 {2}2025-01-01 00:00:01 {2}mcp counter-mcp\/create_item\s+POST\s+counter\.test\s+\/items\s+201\s+12 → \d+$/);
-  t.regex(lines[2]!, /^\s+2 .* direct\s+GET\s+counter\.test\s+\/items\s+200/);
-  t.regex(lines[3]!, /^\s+3 .*\/nothing\s+404/);
-  t.regex(lines[4]!, /^\s+4 .* reset\s+POST\s+toolbench\s+\/_bench\/reset\s+200/);
-  t.regex(lines[5]!, /^\s+5 .* nowhere\.test\s+\/items\s+421/);
+  t.regex(lines[0]!, /seq\s+time\s+attribution\s+method\s+host\s+target\s+operation\s+status\s+bytes/);
+  t.regex(lines[1]!, /^\s+1 {2}2025-01-01 00:00:01 {2}mcp counter-mcp\/create_item\s+POST\s+counter\.test\s+\/items\s+-\s+201\s+12 → \d+$/);
+  t.regex(lines[2]!, /^\s+2 .* direct\s+GET\s+counter\.test\s+\/items\s+-\s+200/);
+  t.regex(lines[3]!, /^\s+3 .*\/nothing\s+-\s+404/);
+  t.regex(lines[4]!, /^\s+4 .* reset\s+POST\s+toolbench\s+\/_bench\/reset\s+-\s+200/);
+  t.regex(lines[5]!, /^\s+5 .* nowhere\.test\s+\/items\s+-\s+421/);
   t.false(stdout.includes('\u001b['));
 });
 

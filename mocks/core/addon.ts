@@ -1,6 +1,6 @@
 import type { FaultKind } from './fault-plan.js';
 import type { OperationRef } from './journal-format.js';
-import type { WorldRequest } from './world.js';
+import type { WorldRequest } from './world-request.js';
 
 /**
  * A fault an addon decided for one request. The world answers with the service's rendering of

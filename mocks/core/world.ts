@@ -1,4 +1,5 @@
 import type { Exchange, PlannedFault, WorldAddon } from './addon.js';
+import type { WorldRequest, WorldResponse } from './world-request.js';
 import { LogicalClock, httpDate } from './clock.js';
 import { ToolbenchError, isToolbenchError } from './errors.js';
 import type { FaultPlan } from './fault-plan.js';
@@ -10,27 +11,7 @@ import type { Journal } from './journal.js';
 import type { FaultOrder, ServiceContext, ServiceDefinition } from './service.js';
 import { DocumentStore, type StoreDump, type StoreSnapshot } from './store.js';
 
-/** A request as the world receives it from any listener (plain port, proxy, replay). */
-export interface WorldRequest {
-  /** The service, when the listener already knows it (a per-service port); else found by `host`. */
-  service?: string | null;
-  /** The hostname the client addressed (`api.github.com`), without port. */
-  host: string;
-  method: string;
-  /** Origin-form target, `/path?query`. */
-  target: string;
-  headers: HeaderList;
-  body: Uint8Array;
-  /** The body exceeded the listener's limit and was not read. */
-  oversize?: boolean;
-  attribution?: Attribution | null;
-}
-
-export interface WorldResponse extends ServiceResponse {
-  seq: number;
-  /** The fault applied (as journaled): the transport waits `latencyMs`, cuts a reset, holds a timeout. */
-  fault: Fault | null;
-}
+export type { WorldRequest, WorldResponse } from './world-request.js';
 
 /** One hosted service: its catalog hostnames, its code and its parsed dataset. */
 export interface HostedService {

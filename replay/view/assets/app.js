@@ -245,7 +245,7 @@ async function showEntry(seq) {
   const d = await api(`/api/entry/${seq}`);
   const row = d.row;
   const fault = d.fault ? `${d.fault.kind}${d.fault.latencyMs ? `, +${d.fault.latencyMs} ms` : ''}${d.fault.rule ? ` (rule ${d.fault.rule}${d.fault.n ? `, #${d.fault.n}` : ''})` : ''}` : null;
-  const attribution = d.attribution ? [d.attribution.kind, d.attribution.endpoint ?? d.attribution.client, d.attribution.tool, d.attribution.callId].filter(Boolean).join(' · ') : 'none (plain service port)';
+  const attribution = d.attribution ? [d.attribution.endpoint ?? d.attribution.client, d.attribution.tool, d.attribution.callId].filter(Boolean).join(' · ') : 'none (plain service port)';
   $('detail').replaceChildren(h('article', { id: 'entry', dataset: { seq } },
     h('h2', {}, `seq ${row.seq} · ${row.method} ${row.host}${row.target} → `, h('span', { class: statusClass(row.status) }, row.status)),
     facts([
@@ -254,11 +254,12 @@ async function showEntry(seq) {
       ['fault', fault], ['oversize', d.request.oversize ? 'request body over the limit (not read)' : null],
       ['replay', row.divergent ? h('a', { href: '#divergence' }, 'differs on replay') : null],
     ]),
+    // What the agent asked for and got, then what the MCP server did about it.
+    d.call ? callSection(d.call) : null,
     h('div', { class: 'columns' },
       h('div', { id: 'request' }, h('h3', {}, 'Request'), headerTable(d.request.headers), bodyBlock(d.request.body, 'body')),
       h('div', { id: 'response' }, h('h3', {}, `Response ${d.response.status}`), headerTable(d.response.headers), bodyBlock(d.response.body, 'body'))),
-    d.redacted ? h('p', { class: 'bodyhead' }, 'Credential header values are shown as REDACTED (toolbench view --show-secrets shows them).') : null,
-    d.call ? callSection(d.call) : null));
+    d.redacted ? h('p', { class: 'bodyhead' }, 'Credential header values are shown as REDACTED (toolbench view --show-secrets shows them).') : null));
 }
 
 async function showCall(n) {
@@ -285,8 +286,8 @@ function showGrade() {
     h('table', { class: 'headers checks-table' },
       [['state', r.state_ok], ['required calls', r.required_calls_ok], ['forbidden calls', r.forbidden_calls_ok], ['answer', r.answer_ok]]
         .map(([name, ok]) => h('tr', { dataset: { check: name } }, h('td', {}, name), h('td', {}, pass(ok))))),
-    h('h3', {}, 'Expectations'),
-    h('ul', { class: 'checks' }, r.checks.map((check) => h('li', { class: check.ok ? 'pass' : 'fail' },
+    h('h3', {}, 'Expectations (failed first)'),
+    h('ul', { class: 'checks' }, [...r.checks].sort((a, b) => Number(a.ok) - Number(b.ok)).map((check) => h('li', { class: check.ok ? 'pass' : 'fail' },
       pass(check.ok), ' ', h('b', {}, check.kind), ' ', check.description,
       check.detail ? h('div', { class: 'detail' }, check.ok ? check.detail : `found instead: ${check.detail}`) : null))),
     r.unintended.length ? h('div', {}, h('h3', {}, 'Unintended changes'), h('ul', {}, r.unintended.map((u) => h('li', { class: 'mono' }, u)))) : null,

@@ -113,6 +113,15 @@ test('timeline: calls in order with their requests nested, startup folded, bypas
   t.notThrows(() => TimelinePageSchema.parse({ total: rows.length, offset: 0, rows, found: null }));
 });
 
+test('an entry\'s operation is shown and searched when the journal records one, null when it does not', (t) => {
+  const plain = indexEntry(entry(1, mcp('github#1')));
+  t.is(plain.operation, null);
+  const named = indexEntry({ ...entry(2, mcp('github#1')), operation: 'issues/get' } as JournalEntry);
+  t.is(named.operation, 'issues/get');
+  const index: TrialIndex = { entries: [plain, named], calls: [], crashes: [], divergent: new Set() };
+  t.deepEqual(shape(buildTimeline(index, { q: 'issues/get' })), ['2 mcp']);
+});
+
 test('timeline filters: attribution, status, tool, service, endpoint and search', (t) => {
   const index = trialIndex();
   t.deepEqual(shape(buildTimeline(index, { origin: 'direct' })), ['5 direct']);
@@ -131,6 +140,7 @@ test('bad input: a missing path, a file, a report that is not one, a result.json
   t.throws(() => trialPaths(join(dir, 'nope')), { message: /nope: no such run folder or journal/ });
   writeFileSync(join(dir, 'file'), 'x');
   t.throws(() => trialPaths(join(dir, 'file')), { message: /is a file; give a run folder/ });
+  t.throws(() => trialPaths(dir), { message: /is not a journal \(no LevelDB CURRENT file\)/ });
   writeFileSync(join(dir, 'report.json'), '{"format":1,"verdict":"maybe"}');
   t.throws(() => readReportFile(join(dir, 'report.json')), { message: /report\.json: field verdict: Invalid enum value/ });
   writeFileSync(join(dir, 'report.json'), '{');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AttributionSchema, FaultSchema, HeaderListSchema, JournalEndSchema, JournalHeaderSchema } from '../../mocks/core/journal-format.js';
+import { AttributionSchema, FaultSchema, HeaderListSchema, JournalEndSchema, JournalHeaderSchema, McpRecordSchema } from '../../mocks/core/journal-format.js';
 import { TrialResultSchema } from '../../scenarios/grade/result.js';
 import { EntryDiffSchema, ReplayReportFileSchema } from '../report-file.js';
 
@@ -123,17 +123,7 @@ export const PrettyBodySchema = z.object({
 });
 
 /** An MCP tool call in full: what the agent asked and what it got. */
-export const CallDetailSchema = z.object({
-  n: z.number().int(),
-  endpoint: z.string(),
-  tool: z.string().nullable(),
-  callId: z.string().nullable(),
-  arguments: z.unknown(),
-  result: z.unknown(),
-  isError: z.boolean(),
-  error: z.string().nullable(),
-  worldSeqBefore: z.number().int(),
-  worldSeqAfter: z.number().int(),
+export const CallDetailSchema = McpRecordSchema.omit({ kind: true }).extend({
   /** The world requests it caused. */
   seqs: z.array(z.number().int()),
 });

@@ -49,10 +49,9 @@ function facets(entries: readonly IndexedEntry[], calls: readonly McpRecord[]): 
 }
 
 export function callDetail(trial: LoadedTrial, record: McpRecord): CallDetail {
+  const { kind: _kind, ...call } = record;
   return {
-    n: record.n, endpoint: record.endpoint, tool: record.tool, callId: record.callId,
-    arguments: record.arguments, result: record.result, isError: record.isError, error: record.error,
-    worldSeqBefore: record.worldSeqBefore, worldSeqAfter: record.worldSeqAfter,
+    ...call,
     seqs: record.callId === null ? [] : trial.index.entries.filter((entry) => entry.origin === 'mcp' && entry.callId === record.callId).map((entry) => entry.seq),
   };
 }

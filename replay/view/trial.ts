@@ -30,6 +30,10 @@ export function trialPaths(path: string, reportPath?: string): TrialPaths {
   const isRun = existsSync(join(full, 'journal')) && statSync(join(full, 'journal')).isDirectory();
   const runDir = isRun ? full : existsSync(join(dirname(full), 'result.json')) ? dirname(full) : null;
   const journal = isRun ? join(full, 'journal') : full;
+  // Checked before the reader snapshots the folder: a wrong PATH (a home folder) must not be copied.
+  if (!existsSync(join(journal, 'CURRENT'))) {
+    throw new ToolbenchError('TB_ERR_USAGE', `${isRun ? join(path, 'journal') : path} is not a journal (no LevelDB CURRENT file); give a run folder (with journal/ and result.json) or a journal directory`);
+  }
   const result = runDir && existsSync(join(runDir, 'result.json')) ? join(runDir, 'result.json') : null;
   const report = reportPath !== undefined ? resolve(reportPath)
     : runDir && existsSync(join(runDir, DEFAULT_REPORT_NAME)) ? join(runDir, DEFAULT_REPORT_NAME) : null;

@@ -159,6 +159,10 @@ if (missing) {
     t.regex((await page.locator('#entry h2').textContent())!, new RegExp(`seq ${entry.seq} · ${entry.method} api\\.github\\.com${entry.target.replace(/[?.]/g, '\\$&')}`));
     t.is(await page.locator('#request table.headers tr').count(), entry.request.headers.length, 'every request header, in order');
     t.is(await page.locator('#request table.headers tr').first().locator('td').first().textContent(), entry.request.headers[0]![0]);
+    // The operation, when the service names one (services on the kit do; older mocks and format-1 journals do not).
+    const facts = (await page.locator('#entry > dl.facts').textContent())!;
+    if (entry.operation) t.true(facts.includes(`operation${entry.operation.name}`), facts);
+    else t.false(facts.includes('operation'), facts);
     const call = calls.find((c) => c.callId === entry.attribution?.callId)!;
     t.deepEqual(JSON.parse((await page.locator('#entry pre[data-part="arguments"]').textContent())!), call.arguments);
     t.regex((await page.locator('#entry pre[data-part="result"]').textContent())!, /"html_url"/);

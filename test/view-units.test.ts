@@ -71,7 +71,7 @@ function entry(seq: number, attribution: JournalEntry['attribution'], status = 2
   return {
     seq, time: `2025-01-01T00:00:${String(seq).padStart(2, '0')}.000Z`, kind: 'http', service: 'github', host: 'api.github.com', method: 'GET', target,
     request: { headers: [], body: new Uint8Array(), oversize: false },
-    response: { status, headers: [], body: bytes('{}') }, attribution, fault: null,
+    response: { status, headers: [], body: bytes('{}') }, attribution, fault: null, operation: null,
   };
 }
 const mcp = (callId: string, tool = 'get_issue') => ({ kind: 'mcp' as const, client: 'github', endpoint: 'github', tool, callId });
@@ -116,10 +116,12 @@ test('timeline: calls in order with their requests nested, startup folded, bypas
 test('an entry\'s operation is shown and searched when the journal records one, null when it does not', (t) => {
   const plain = indexEntry(entry(1, mcp('github#1')));
   t.is(plain.operation, null);
-  const named = indexEntry({ ...entry(2, mcp('github#1')), operation: 'issues/get' } as JournalEntry);
-  t.is(named.operation, 'issues/get');
-  const index: TrialIndex = { entries: [plain, named], calls: [], crashes: [], divergent: new Set() };
-  t.deepEqual(shape(buildTimeline(index, { q: 'issues/get' })), ['2 mcp']);
+  const named = indexEntry({ ...entry(2, mcp('github#1')), operation: { name: 'issues.get', via: 'handler' } });
+  t.is(named.operation, 'issues.get');
+  const spec = indexEntry({ ...entry(3, mcp('github#1')), operation: { name: 'repos.getReadme', via: 'spec' } });
+  t.is(spec.operation, 'repos.getReadme (spec)');
+  const index: TrialIndex = { entries: [plain, named, spec], calls: [], crashes: [], divergent: new Set() };
+  t.deepEqual(shape(buildTimeline(index, { q: 'issues.get' })), ['2 mcp']);
 });
 
 test('timeline filters: attribution, status, tool, service, endpoint and search', (t) => {

@@ -41,10 +41,10 @@ export interface TimelineFilter {
 /** The service name used for requests no catalog service answered. */
 export const NO_SERVICE = '(none)';
 
-/** The journal's operation name for an entry, when its format has one (optional: older journals do not). */
+/** The operation an entry names (`issues.create`, ` (spec)` when the spec fallback answered); null: none (format-1 journals, unmatched requests). */
 export function operationOf(entry: JournalEntry): string | null {
-  const value = (entry as { operation?: unknown }).operation;
-  return typeof value === 'string' ? value : null;
+  const operation = entry.operation;
+  return operation ? `${operation.name}${operation.via === 'spec' ? ' (spec)' : ''}` : null;
 }
 
 export function originOf(entry: JournalEntry): Origin {

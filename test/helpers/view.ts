@@ -49,6 +49,7 @@ export async function writeLargeJournal(dir: string, total: number): Promise<{ c
       request: { headers: [['host', 'api.github.com'], ['accept', 'application/json']], body: new Uint8Array(), oversize: false },
       response: { status: faulted ? 503 : 200, headers: [['Content-Type', 'application/json; charset=utf-8']], body: json({ seq, items: [1, 2, 3] }) },
       fault: faulted ? { kind: '503', latencyMs: 120 } : null,
+      operation: { name: fields.method === 'GET' && fields.target.includes('/issues/') ? 'issues.get' : 'repos.get', via: 'handler' },
       ...fields,
     };
   };

@@ -40,6 +40,7 @@ let calls: McpRecord[];
 let flipped: { seq: number; offset: number; was: string; now: string };
 let large: { server: ViewServer; trial: LoadedTrial; calls: number; loadMs: number };
 let runDir: string;
+let originalRun: string;
 
 async function open(hash = ''): Promise<Page> {
   const page = await browser.newPage();
@@ -86,8 +87,13 @@ if (missing) {
     await rewriteEntry(join(run, 'journal'), target.seq, (entry) => { entry.response.body[offset]! ^= 0x20; });
     flipped = { seq: target.seq, offset, was: text[offset]!, now: String.fromCharCode(text.charCodeAt(offset) ^ 0x20) };
 
-    const replay = await toolbench(['replay', join(run, 'journal'), '--verify', '--report', join(run, 'replay-report.json')]);
+    const [replay, original] = await Promise.all([
+      toolbench(['replay', join(run, 'journal'), '--verify', '--report', join(run, 'replay-report.json')]),
+      toolbench(['replay', join(outDir, 'journal'), '--verify', '--report', join(outDir, 'replay-report.json')]),
+    ]);
     if (replay.code !== 1) throw new Error(`replay --verify should exit 1 on the flipped byte:\n${replay.stdout}${replay.stderr}`);
+    if (original.code !== 0) throw new Error(`replay --verify of the trial should exit 0:\n${original.stdout}${original.stderr}`);
+    originalRun = outDir;
     const largeDir = join(tempDir(), 'large');
     const [daemon, written] = await Promise.all([startToolbench<typeof view.ready>(['view', run]), writeLargeJournal(largeDir, LARGE)]);
     view = daemon;
@@ -115,6 +121,11 @@ if (missing) {
     t.is(String.fromCharCode(recorded[flipped.offset]!), flipped.now);
     t.is(String.fromCharCode(replayed[flipped.offset]!), flipped.was);
     t.is(Buffer.compare(recorded.subarray(0, flipped.offset), replayed.subarray(0, flipped.offset)), 0);
+  });
+
+  test.serial('replay --report on the untouched trial: identical, no divergence', (t) => {
+    const report = readReportFile(join(originalRun, 'replay-report.json'));
+    t.like(report, { format: 1, verdict: 'identical', entries: entries.length, divergent: 0, divergentSeqs: [], firstDivergence: null });
   });
 
   test.serial('the timeline shows every tool call with its request nested, and the bypass marked', async (t) => {

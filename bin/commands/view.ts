@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { CommandModule } from 'yargs';
+import { ToolbenchError } from '../../mocks/core/errors.js';
 import { serviceDefinitions } from '../../mocks/index.js';
 import { routesResolver } from '../../replay/endpoint.js';
 import { startViewServer } from '../../replay/view/server.js';
@@ -28,6 +29,9 @@ export const viewCommand: CommandModule<{}, ViewArgs> = {
     .example('$0 view runs/demo-1', 'serve a run folder; open the printed URL')
     .example('$0 replay runs/t1/journal --verify --report runs/t1/replay-report.json; $0 view runs/t1', 'with its replay divergence'),
   handler: async (args) => {
+    if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) {
+      throw new ToolbenchError('TB_ERR_USAGE', `--port ${args.port}: expected a port number from 0 to 65535 (0: any free one)`);
+    }
     const trial = await loadTrial(trialPaths(args.path, args.report), routesResolver(serviceDefinitions));
     for (const warning of trial.journal.warnings) process.stderr.write(`toolbench: note: ${warning}\n`);
     const server = await startViewServer(trial, { port: args.port, showSecrets: args['show-secrets'] });

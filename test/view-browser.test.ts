@@ -178,6 +178,10 @@ if (missing) {
     t.deepEqual(JSON.parse((await page.locator('#entry pre[data-part="arguments"]').textContent())!), call.arguments);
     t.regex((await page.locator('#entry pre[data-part="result"]').textContent())!, /"html_url"/);
     await screenshot(page, 'entry');
+    // Arrow up: the call above it.
+    await page.locator('#timeline').press('ArrowUp');
+    await page.waitForSelector(`#callview[data-n="${call.n}"]`);
+    t.regex((await page.locator(`#rows .row.call[data-n="${call.n}"]`).getAttribute('class'))!, /\bselected\b/);
     await page.close();
   });
 
@@ -268,6 +272,14 @@ if (missing) {
     const total = Number(await page.locator('#rows').getAttribute('data-total'));
     t.true(total > LARGE, `${total} rows: every entry plus a row per call`);
     t.true(await page.locator('#rows .row').count() < 150, 'only the visible rows are in the page');
+    // Startup requests are folded into one row; clicking it shows them.
+    const fold = page.locator('#rows .row.fold');
+    t.regex((await fold.textContent())!, /20 startup requests \(seq 1–20\) folded/);
+    await fold.click();
+    await page.waitForSelector(`#rows[data-total="${total + 20}"]`);
+    t.is(await page.locator('#rows .row.origin-startup').count(), 20);
+    await page.locator('#rows .row.fold').click();
+    await page.waitForSelector(`#rows[data-total="${total}"]`);
     // Scroll in steps, as a wheel would, then jump to the end; each step must render real rows.
     const scrollStarted = Date.now();
     for (const fraction of [0.25, 0.5, 0.75, 1]) {

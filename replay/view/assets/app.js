@@ -359,6 +359,20 @@ async function route() {
   routed = true;
 }
 
+/** Arrow keys in the timeline move the selection to the next or previous entry or call. */
+function stepSelection(event) {
+  if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+  const rows = [...document.querySelectorAll('#rows .row[data-seq], #rows .row.call')];
+  const current = rows.findIndex((row) => row.classList.contains('selected'));
+  const next = rows[current + (event.key === 'ArrowDown' ? 1 : -1)] ?? rows[0];
+  if (!next) return;
+  event.preventDefault();
+  const box = $('timeline');
+  const top = Number(next.dataset.index) * ROW;
+  if (top < box.scrollTop || top + ROW > box.scrollTop + box.clientHeight) box.scrollTop = Math.max(0, top - box.clientHeight / 2);
+  next.click();
+}
+
 // ---- start ----------------------------------------------------------------------------------
 
 function fillSelect(id, values, label = (v) => v) {
@@ -397,6 +411,7 @@ async function start() {
   for (const id of ['f-service', 'f-endpoint', 'f-tool', 'f-origin', 'f-status', 'unfold']) $(id).addEventListener('change', () => resetTimeline().catch(showError));
   $('filters').addEventListener('submit', (event) => event.preventDefault());
   $('timeline').addEventListener('scroll', scheduleRender, { passive: true });
+  $('timeline').addEventListener('keydown', stepSelection);
   window.addEventListener('resize', scheduleRender);
   window.addEventListener('hashchange', route);
   if (!location.hash.startsWith('#seq=')) await resetTimeline();

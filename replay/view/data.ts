@@ -12,7 +12,11 @@ import type { LoadedTrial } from './trial.js';
 export function summary(trial: LoadedTrial): Summary {
   const { index, journal, paths, report } = trial;
   const count = (origin: Origin) => index.entries.filter((entry) => entry.origin === origin).length;
-  const { firstDivergence, ...replay } = report ?? { firstDivergence: null };
+  let replay: Summary['replay'] = null;
+  if (report) {
+    const { firstDivergence, ...rest } = report;
+    replay = { ...rest, firstSeq: firstDivergence?.seq ?? null };
+  }
   return {
     source: { path: paths.path, journal: paths.journal, result: paths.result, report: paths.report },
     header: journal.header,
@@ -30,7 +34,7 @@ export function summary(trial: LoadedTrial): Summary {
     },
     facets: facets(index.entries, trial.calls),
     result: trial.result,
-    replay: report ? { ...(replay as Omit<typeof report, 'firstDivergence'>), firstSeq: firstDivergence?.seq ?? null } : null,
+    replay,
   };
 }
 

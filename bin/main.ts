@@ -15,6 +15,7 @@ import { replayCommand } from './commands/replay.js';
 import { auditCommand } from './commands/audit.js';
 import { journalCommand } from './commands/journal.js';
 import { exportCommand } from './commands/export.js';
+import { viewCommand } from './commands/view.js';
 import { reportFailure } from './fail.js';
 
 // Every command is a thin composition of library functions; failures are mapped to exit codes
@@ -37,6 +38,7 @@ await yargs(hideBin(process.argv))
   .command(auditCommand)
   .command(journalCommand)
   .command(exportCommand)
+  .command(viewCommand)
   .demandCommand(1, 'Name a command; see --help.')
   .strict()
   .recommendCommands()

@@ -1,5 +1,6 @@
 import type { World } from '../mocks/core/world.js';
-import { DivergenceTally, diffResponse, type DivergenceSummary } from './diff.js';
+import type { JournalEntry } from '../mocks/core/journal-format.js';
+import { DivergenceTally, diffResponse, type DivergenceSummary, type ReplayedResponse } from './diff.js';
 import { inProcess, overHttp, type Reissuer } from './reissue.js';
 import type { JournalSource } from './source.js';
 
@@ -15,6 +16,13 @@ export interface ReplayOutcome extends DivergenceSummary {
   /** Entries re-issued in process although `via` is http (resets, blocked or oversize requests, unknown hosts). */
   inProcess: number;
   elapsedMs: number;
+  /** The first divergent entry's two responses in full (the report keeps only what differs). */
+  firstResponses: FirstResponses | null;
+}
+
+export interface FirstResponses {
+  recorded: JournalEntry['response'];
+  replayed: ReplayedResponse;
 }
 
 /**
@@ -26,10 +34,14 @@ export async function replayJournal(journal: JournalSource, world: World, option
   const started = performance.now();
   const reissuer: Reissuer = options.via === 'http' ? await overHttp(world) : inProcess(world);
   const tally = new DivergenceTally();
+  let firstResponses: FirstResponses | null = null;
   try {
     let done = 0;
     for await (const recorded of journal.entries()) {
-      tally.add(diffResponse(recorded, await reissuer.issue(recorded)));
+      const replayed = await reissuer.issue(recorded);
+      const diff = diffResponse(recorded, replayed);
+      if (diff && !firstResponses) firstResponses = { recorded: recorded.response, replayed };
+      tally.add(diff);
       done += 1;
       options.onProgress?.(done);
     }
@@ -41,6 +53,7 @@ export async function replayJournal(journal: JournalSource, world: World, option
     via: reissuer.via,
     inProcess: reissuer.via === 'http' ? reissuer.inProcess : 0,
     elapsedMs: performance.now() - started,
+    firstResponses,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Progress } from './progress.js';
 import { rebuildWorld, type RebuildOptions } from './rebuild.js';
 import { buildReport, type ReplayReport } from './report.js';
-import { replayJournal } from './run.js';
+import { replayJournal, type FirstResponses } from './run.js';
 import { lastSeq, openJournal } from './source.js';
 
 export interface VerifyOptions extends RebuildOptions {
@@ -15,6 +15,11 @@ export interface VerifyOptions extends RebuildOptions {
  * Throws a ToolbenchError for unusable input; a divergence is a report, not an error.
  */
 export async function verifyJournal(dir: string, options: VerifyOptions = {}): Promise<ReplayReport> {
+  return (await verifyJournalWithResponses(dir, options)).report;
+}
+
+/** `verifyJournal`, plus the first divergent entry's two responses in full (`replay --report`). */
+export async function verifyJournalWithResponses(dir: string, options: VerifyOptions = {}): Promise<{ report: ReplayReport; first: FirstResponses | null }> {
   const journal = await openJournal(dir);
   try {
     const rebuilt = await rebuildWorld(journal, options);
@@ -25,7 +30,7 @@ export async function verifyJournal(dir: string, options: VerifyOptions = {}): P
     progress?.start(await lastSeq(journal));
     try {
       const outcome = await replayJournal(journal, world, { via: options.via, onProgress: progress?.update });
-      return buildReport(dir, journal.header, checks, outcome, handlerErrors);
+      return { report: buildReport(dir, journal.header, checks, outcome, handlerErrors), first: outcome.firstResponses };
     } finally {
       progress?.stop();
     }

@@ -3,7 +3,8 @@ import { isToolbenchError } from '../../mocks/core/errors.js';
 import { colors } from '../../replay/colors.js';
 import { progressBar } from '../../replay/progress.js';
 import { formatReport } from '../../replay/report.js';
-import { verifyJournal } from '../../replay/verify.js';
+import { reportFile, writeReportFile } from '../../replay/report-file.js';
+import { verifyJournalWithResponses } from '../../replay/verify.js';
 
 interface ReplayArgs {
   journal: string;
@@ -12,6 +13,7 @@ interface ReplayArgs {
   via: 'process' | 'http';
   scenario?: string;
   'allow-mismatch': boolean;
+  report?: string;
 }
 
 export const replayCommand: CommandModule<{}, ReplayArgs> = {
@@ -23,11 +25,13 @@ export const replayCommand: CommandModule<{}, ReplayArgs> = {
     .option('json', { type: 'boolean', default: false, describe: 'Print the report as one JSON object' })
     .option('via', { choices: ['process', 'http'] as const, default: 'process' as const, describe: 'Re-issue requests in process, or over the world\'s loopback ports' })
     .option('scenario', { type: 'string', describe: 'Scenario directory, when it moved since recording (default: the one in the journal)' })
-    .option('allow-mismatch', { type: 'boolean', default: false, describe: 'Replay even if the dataset, catalog or toolbench version changed' }),
+    .option('allow-mismatch', { type: 'boolean', default: false, describe: 'Replay even if the dataset, catalog or toolbench version changed' })
+    .option('report', { type: 'string', describe: 'Also write the report as JSON to FILE, with the first divergent entry\'s recorded and replayed bytes (for toolbench view)' }),
   handler: async (args) => {
     const progress = !args.json && process.stderr.isTTY ? progressBar(process.stderr, 'replay') : undefined;
     try {
-      const report = await verifyJournal(args.journal, { via: args.via, scenarioDir: args.scenario, allowMismatch: args['allow-mismatch'], progress });
+      const { report, first } = await verifyJournalWithResponses(args.journal, { via: args.via, scenarioDir: args.scenario, allowMismatch: args['allow-mismatch'], progress });
+      if (args.report !== undefined) writeReportFile(args.report, reportFile(report, first));
       process.stdout.write(args.json ? JSON.stringify(report) + '\n' : formatReport(report, colors(process.env.NO_COLOR)));
       if (args.verify && report.verdict === 'divergent') process.exitCode = 1;
     } catch (error) {

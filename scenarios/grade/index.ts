@@ -21,6 +21,10 @@ export interface GradeInput {
   agentOutput: string;
   agentExit: { code: number | null; signal: string | null };
   interrupted: boolean;
+  /** Stopped at its timeout (a failure, reported apart from an interruption). */
+  timedOut?: boolean;
+  /** Fail the trial when any API call bypassed MCP (also the scenario's `strict = true`). */
+  strict?: boolean;
 }
 
 export class GradingError extends Error {
@@ -61,7 +65,14 @@ export function gradeTrial(input: GradeInput): TrialResult {
   const answer = gradeAnswer(scenario.expect.answer, input.answer);
   const ok = (checks: { ok: boolean }[]) => checks.every((c) => c.ok);
   const flags = { state_ok: state.state_ok, required_calls_ok: ok(required), forbidden_calls_ok: ok(forbidden), answer_ok: ok(answer) };
-  const pass = Object.values(flags).every(Boolean) && !input.interrupted;
+  const bypass = http.filter((e) => e.attribution?.kind === 'direct');
+  const strict = (input.strict ?? false) || scenario.strict;
+  const bypassCheck = strict
+    ? [{ kind: 'bypass' as const, ok: bypass.length === 0, description: 'no API call bypasses MCP (strict)',
+      detail: bypass.length === 0 ? 'none' : `${bypass.length} direct: ${bypass.slice(0, 3).map((e) => `#${e.seq} ${e.method} ${e.target}`).join(', ')}` }]
+    : [];
+  const timedOut = input.timedOut ?? false;
+  const pass = Object.values(flags).every(Boolean) && ok(bypassCheck) && !input.interrupted && !timedOut;
   const mcpCalls = input.mcp.filter((r) => r.kind === 'call').length;
   const overflow = (input.answer ?? '').includes(OVERFLOW_MARKER) || (mcpCalls === 0 && input.agentOutput.includes(OVERFLOW_MARKER));
   return {
@@ -73,14 +84,16 @@ export function gradeTrial(input: GradeInput): TrialResult {
     reward: pass ? 1 : 0,
     outcome_code: overflow ? 2 : pass ? 0 : 1,
     api_calls: http.filter((e) => e.attribution?.kind !== 'startup').length,
-    mcp_bypass: http.filter((e) => e.attribution?.kind === 'direct').length,
+    mcp_bypass: bypass.length,
     mcp_calls: mcpCalls,
     r_c: state.r_c,
     r_b: state.r_b,
     unintended_changes: state.unintended_changes,
     unintended: state.unintended.slice(0, 50),
-    checks: [...state.checks, ...required, ...forbidden, ...answer],
+    checks: [...state.checks, ...required, ...forbidden, ...answer, ...bypassCheck],
     interrupted: input.interrupted,
+    timed_out: timedOut,
+    strict,
     agent_exit: input.agentExit,
     world_requests: input.entries.at(-1)?.seq ?? 0,
   };

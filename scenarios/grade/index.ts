@@ -1,9 +1,10 @@
 import type { JournalEntry, McpRecord } from '../../mocks/core/journal-format.js';
+import { alternatives, type RequiredCall } from '../expectations.js';
 import type { ScenarioManifest } from '../manifest.js';
 import { gradeAnswer } from './answer.js';
 import { gradeForbidden, gradeRequired } from './calls.js';
 import { OVERFLOW_MARKER, type TrialResult } from './result.js';
-import { gradeState, volatileProblems, type ServiceStates, type VolatileFields } from './state.js';
+import { gradeState, volatileProblems, type CheckResult, type ServiceStates, type VolatileFields } from './state.js';
 
 export interface GradeInput {
   scenario: ScenarioManifest;
@@ -48,6 +49,17 @@ export function withIgnores(volatile: VolatileFields, ignore: readonly string[])
   return { merged, scenarioOnly };
 }
 
+/** One check per required call; an `any_of` passes when one of its alternatives does. */
+export function gradeRequiredCalls(calls: readonly RequiredCall[], entries: readonly JournalEntry[], mcp: readonly McpRecord[]): CheckResult[] {
+  return calls.map((call) => {
+    const tried = gradeRequired(alternatives(call), entries, mcp);
+    if (!('any_of' in call)) return tried[0]!;
+    const met = tried.find((c) => c.ok);
+    const description = call.description || tried.map((c) => c.description).join(' or ');
+    return { kind: 'required_call', ok: met !== undefined, description, detail: met ? met.detail : tried.map((c) => c.detail).join('; ') };
+  });
+}
+
 /** The grade of one trial, from the world's state and the journal only: no model in the loop. */
 export function gradeTrial(input: GradeInput): TrialResult {
   const { scenario } = input;
@@ -60,7 +72,7 @@ export function gradeTrial(input: GradeInput): TrialResult {
 
   const state = gradeState(scenario.expect.state, input.initial, input.final, merged);
   const http = input.entries.filter((e) => e.kind === 'http');
-  const required = gradeRequired(scenario.expect.required_calls, http, input.mcp);
+  const required = gradeRequiredCalls(scenario.expect.required_calls, http, input.mcp);
   const forbidden = gradeForbidden(scenario.expect.forbidden_calls, http, input.mcp);
   const answer = gradeAnswer(scenario.expect.answer, input.answer);
   const ok = (checks: { ok: boolean }[]) => checks.every((c) => c.ok);

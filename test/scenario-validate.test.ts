@@ -57,3 +57,11 @@ test('scenario validate warns where a bypassed write could pass; every shipped s
   t.regex(cli.stderr, /warning: .*can change without any required call/);
   t.regex(cli.stdout, /^ok /);
 });
+
+test('a misspelt key is named at its own line, not at its table\'s header', (t) => {
+  const dir = copyExample((toml) => toml.replace('method = "POST"\npath = "/repos/acme/widgets/issues"', 'mehtod = "POST"\npath = "/repos/acme/widgets/issues"'));
+  const lines = readFileSync(join(dir, 'scenario.toml'), 'utf8').split('\n');
+  const keyLine = lines.findIndex((l) => l.startsWith('mehtod')) + 1;
+  t.true(keyLine > 0 && !lines[keyLine - 1]!.startsWith('['));
+  t.regex(validateScenario(dir).join('\n'), new RegExp(`line ${keyLine}, field expect\\.required_calls\\[0\\]: Unrecognized key\\(s\\) in object: 'mehtod'`));
+});

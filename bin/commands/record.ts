@@ -40,7 +40,7 @@ export const recordCommand: CommandModule<{}, RecordArgs> = {
     .option('json', { type: 'boolean', default: false, describe: 'Print result.json instead of the summary' })
     .option('quiet', { type: 'boolean', default: false, describe: 'Do not echo the agent\'s output' })
     .example('$0 record --agent oracle', 'the example scenario, solved by its oracle')
-    .example('$0 record --scenario scenarios/code/github/fix-typo-release-branch --out runs/t1 -- sh -c \'claude -p "$TOOLBENCH_INSTRUCTION" --mcp-config "$TOOLBENCH_MCP_CONFIG" > "$TOOLBENCH_ANSWER_FILE"\'', 'your own agent (docs/agents.md)')
+    .example('$0 record --scenario scenarios/code/github/fix-typo-release-branch -- node my-agent.mjs', 'your own agent (docs/agents.md)')
     .epilogue('The agent runs in the current folder, in its own process group, with the environment of docs/trials.md. '
       + 'Exit status: 0 when the trial was graded (whatever its reward), 2 for bad input (nothing is left behind), '
       + '130 when interrupted (Ctrl-C: the agent is stopped, the journal and result.json are still written; a second Ctrl-C quits at once).'),

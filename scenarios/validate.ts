@@ -84,7 +84,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Where a bypassed write could pass: a service whose expected state must change while no required
- * call is a write through MCP (method and `tool`) on it, and a required write without `tool`
+ * call is a write through MCP (a writing method or an operation, and `tool`) on it, and a required write without `tool`
  * (a request made straight through the API would satisfy it).
  */
 export function gradingWarnings(manifest: ScenarioManifest, changingServices: readonly string[], catalog: LoadedCatalog, file: string): string[] {
@@ -93,7 +93,9 @@ export function gradingWarnings(manifest: ScenarioManifest, changingServices: re
     if (m.tool?.endpoint !== undefined) return catalog.catalog.endpoints.find((e) => e.id === m.tool!.endpoint)?.service;
     return manifest.services.length === 1 ? manifest.services[0] : undefined;
   };
-  const mcpWrite = (m: CallMatcher) => m.method !== undefined && !READS.has(m.method) && m.tool !== undefined;
+  // A write through MCP: a writing method, or (for RPC-style services, where the method says
+  // nothing) a named operation, and a tool.
+  const mcpWrite = (m: CallMatcher) => m.tool !== undefined && (m.method !== undefined ? !READS.has(m.method) : m.operation !== undefined);
   manifest.expect.required_calls.forEach((call, i) => {
     alternatives(call).forEach((m, j) => {
       if (m.method !== undefined && !READS.has(m.method) && m.tool === undefined) {

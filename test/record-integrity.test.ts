@@ -3,6 +3,7 @@ import { execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { runAgent } from '../scenarios/agent-process.js';
 import { TrialResultSchema } from '../scenarios/grade/result.js';
 import { loadScenarioManifest } from '../scenarios/manifest.js';
 import { recordTrial } from '../scenarios/record.js';
@@ -129,4 +130,17 @@ test('an agent that fails: the last lines of its stderr are printed, even with -
     'sh', '-c', 'echo "Error: could not reach the model" >&2; exit 3']);
   t.regex(stderr, /the agent exited with code 3/);
   t.regex(stderr, /Error: could not reach the model/);
+});
+
+test('an agent that exits while a process outside its group still holds its output: not waited on past a short drain', async (t) => {
+  const started = Date.now();
+  const run = await runAgent({
+    command: ['sh', '-c', 'setsid sleep 919 & echo "stray $!"; exit 0'], env: { PATH: process.env.PATH ?? '' }, cwd: tempDir(),
+    logPath: join(tempDir(), 'agent.log'), echo: false, timeoutMs: 60_000,
+  });
+  const stray = Number(/stray (\d+)/.exec(run.output)?.[1]);
+  t.teardown(() => { try { process.kill(stray, 'SIGKILL'); } catch { /* gone */ } });
+  t.true(stray > 0, run.output);
+  t.true(Date.now() - started < 10_000, `${Date.now() - started} ms`);
+  t.like(run, { code: 0, timedOut: false, aborted: false });
 });

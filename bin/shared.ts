@@ -1,3 +1,4 @@
+import { resolveJournalPath } from '../replay/journal-path.js';
 import { openJournal, type JournalSource } from '../replay/source.js';
 import { fileURLToPath } from 'node:url';
 import { relative } from 'node:path';
@@ -22,9 +23,12 @@ export function onShutdown(stop: () => Promise<void>): Promise<void> {
   });
 }
 
-/** Opens a journal for reading and says on stderr what the reader noticed (a world killed before it closed its journal). */
-export async function openJournalWithNotes(dir: string): Promise<JournalSource> {
-  const journal = await openJournal(dir);
+/**
+ * Opens a journal for reading (a run folder stands for its journal/, replay/journal-path.ts) and
+ * says on stderr what the reader noticed (a world killed before it closed its journal).
+ */
+export async function openJournalWithNotes(path: string): Promise<JournalSource> {
+  const journal = await openJournal(resolveJournalPath(path));
   for (const warning of journal.warnings) process.stderr.write(`toolbench: note: ${warning}\n`);
   return journal;
 }

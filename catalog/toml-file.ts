@@ -37,11 +37,23 @@ export function parseToml<S extends z.ZodTypeAny>(file: string, text: string, sc
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
   const lines = locateKeys(text);
-  throw new TomlFileError(file, result.error.issues.map((issue) => {
+  throw new TomlFileError(file, result.error.issues.flatMap(specific).map((issue) => {
+    // A misspelt key is on its own line, not on its table's header.
+    const where = issue.code === 'unrecognized_keys' && issue.keys.length > 0 ? [...issue.path, issue.keys[0]!] : issue.path;
     const field = formatPath(issue.path);
-    const line = lineOf(lines, issue.path);
+    const line = lineOf(lines, where);
     return `${line ? `line ${line}, ` : ''}field ${field || '(top level)'}: ${issue.message}`;
   }));
+}
+
+/**
+ * A union's issue as the issues of the alternative that came closest (fewest issues), so a typo
+ * in one alternative is named at its field rather than as "Invalid input" on the table.
+ */
+function specific(issue: z.ZodIssue): z.ZodIssue[] {
+  if (issue.code !== 'invalid_union' || issue.unionErrors.length === 0) return [issue];
+  const closest = [...issue.unionErrors].sort((a, b) => a.issues.length - b.issues.length)[0]!;
+  return closest.issues.flatMap(specific);
 }
 
 export function formatPath(path: (string | number)[]): string {

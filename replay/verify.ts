@@ -1,3 +1,4 @@
+import { ToolbenchError } from '../mocks/core/errors.js';
 import type { Progress } from './progress.js';
 import { rebuildWorld, type RebuildOptions } from './rebuild.js';
 import { buildReport, type ReplayReport } from './report.js';
@@ -7,6 +8,11 @@ import { lastSeq, openJournal } from './source.js';
 export interface VerifyOptions extends RebuildOptions {
   via?: 'process' | 'http';
   progress?: Progress;
+  /**
+   * Refuse a journal without its end marker (`replay --verify` unless --allow-unclosed): a log cut
+   * short reads as a shorter journal that replays identically, and only the marker tells.
+   */
+  requireEnd?: boolean;
 }
 
 /**
@@ -22,6 +28,10 @@ export async function verifyJournal(dir: string, options: VerifyOptions = {}): P
 export async function verifyJournalWithResponses(dir: string, options: VerifyOptions = {}): Promise<{ report: ReplayReport; first: FirstResponses | null }> {
   const journal = await openJournal(dir);
   try {
+    if (options.requireEnd && journal.end === null) {
+      throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `journal ${dir} has no end marker: it was cut short (truncated or damaged), or its world was killed or still runs, `
+        + 'so an identical replay would prove nothing about what is missing; pass --allow-unclosed to replay what it holds (a crashed trial)');
+    }
     const rebuilt = await rebuildWorld(journal, options);
     const { world, handlerErrors } = rebuilt;
     // A journal without its end marker is usable (a killed world is legitimate), and worth a note.

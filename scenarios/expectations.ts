@@ -53,6 +53,23 @@ export const CallMatcherSchema = z.object({
 });
 export type CallMatcher = z.infer<typeof CallMatcherSchema>;
 
+/**
+ * A required call that may be made in more than one way, e.g. a file changed by `PUT contents`
+ * (create_or_update_file) or by moving its branch (push_files): one alternative suffices.
+ */
+export const AnyOfCallsSchema = z.object({
+  any_of: z.array(CallMatcherSchema).min(2),
+  min: z.number().int().positive().default(1),
+  description: z.string().default(''),
+}).strict();
+export const RequiredCallSchema = z.union([AnyOfCallsSchema, CallMatcherSchema]);
+export type RequiredCall = z.infer<typeof RequiredCallSchema>;
+
+/** The matchers of a required call: itself, or its alternatives. */
+export function alternatives(call: RequiredCall): CallMatcher[] {
+  return 'any_of' in call ? call.any_of.map((m) => ({ ...m, min: call.min })) : [call];
+}
+
 export const AnswerCheckSchema = z.object({
   contains: z.string().optional(),
   not_contains: z.string().optional(),
@@ -71,7 +88,8 @@ export type AnswerCheck = z.infer<typeof AnswerCheckSchema>;
 
 export const ExpectSchema = z.object({
   state: z.array(StateExpectationSchema).default([]),
-  required_calls: z.array(CallMatcherSchema).default([]),
+  /** Every state-changing call the task needs, matched with `tool` (through MCP) so a bypassed write does not count. */
+  required_calls: z.array(RequiredCallSchema).default([]),
   forbidden_calls: z.array(CallMatcherSchema).default([]),
   answer: z.array(AnswerCheckSchema).default([]),
   /** More fields to leave out of the state diff, beyond the services' volatile ones: `service.collection.field` or `service.collection.*`. */

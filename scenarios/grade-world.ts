@@ -12,6 +12,10 @@ export interface AgentOutcome {
   output: string;
   exit: { code: number | null; signal: string | null };
   interrupted: boolean;
+  /** The agent ran past its timeout. */
+  timedOut?: boolean;
+  /** Fail on any MCP bypass (record --strict). */
+  strict?: boolean;
 }
 
 /** Grades a running world: its state now against `initial`, its journal and MCP records, the agent's outcome. */
@@ -31,6 +35,7 @@ export async function gradeWorld(opened: OpenedWorld, initial: ServiceStates, ou
     return TrialResultSchema.parse(gradeTrial({
       scenario: manifest, seed: header.seed, agent: outcome.agent, initial, final: world.gradingState('now'), volatile, entries, mcp,
       answer: outcome.answer, agentOutput: outcome.output, agentExit: outcome.exit, interrupted: outcome.interrupted,
+      timedOut: outcome.timedOut, strict: outcome.strict,
     }));
   } catch (error) {
     if (error instanceof GradingError) throw new ToolbenchError('TB_ERR_SCENARIO', error.message);

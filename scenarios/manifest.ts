@@ -25,6 +25,8 @@ export const ScenarioManifestSchema = z.object({
    */
   credentials: z.record(z.string().min(1)).default({}),
   expect: ExpectSchema.default({}),
+  /** A trial fails when any API call bypassed MCP (`mcp_bypass > 0`), as with `record --strict`. */
+  strict: z.boolean().default(false),
   oracle: OracleSchema.default({}),
   /** `[[faults]]`: the world's fault plan, before any `--chaos` preset (docs/faults.md). */
   faults: z.array(FaultRuleSchema).default([]),

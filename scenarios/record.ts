@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { caTrustEnvironment } from '../certs/index.js';
 import { startStack } from '../catalog/stack.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import type { ChaosLevel } from '../mocks/core/fault-plan.js';
 import { proxyEnvironment } from '../proxy/child-env.js';
-import { runAgent, type AgentRun } from './agent-process.js';
+import { resolveAgentCommand, runAgent, type AgentRun } from './agent-process.js';
 import { builtInAgentCommand, type BuiltInAgent } from './agents/index.js';
 import type { TrialResult } from './grade/result.js';
 import { gradeWorld } from './grade-world.js';
@@ -21,6 +21,10 @@ export interface RecordOptions {
   caDir?: string;
   /** 0: no limit. */
   timeoutMs?: number;
+  /** Where the agent runs (default: ours, so `-- node agent.mjs` finds agent.mjs). */
+  cwd?: string;
+  /** Fail the trial when any API call bypassed MCP (`mcp_bypass > 0`). */
+  strict?: boolean;
   /** Abort (Ctrl-C): the agent is stopped and the result marked interrupted. */
   signal?: AbortSignal;
   /** Copy the agent's output to ours. */
@@ -33,6 +37,16 @@ export interface RecordedTrial {
   result: TrialResult;
   outDir: string;
   journalDir: string;
+  /** The last lines of the agent's stderr (printed when it failed). */
+  agentStderr: string;
+}
+
+/**
+ * The environment an agent inherits: the caller's, less every `TOOLBENCH_*` variable (an admin
+ * token or a scenario path of the caller's must not reach it).
+ */
+export function inheritedEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith('TOOLBENCH_')));
 }
 
 /**
@@ -42,53 +56,79 @@ export interface RecordedTrial {
  */
 export async function recordTrial(options: RecordOptions): Promise<RecordedTrial> {
   const outDir = resolve(options.outDir);
-  if (existsSync(outDir) && readdirSync(outDir).length > 0) {
+  const outExisted = existsSync(outDir);
+  if (outExisted && readdirSync(outDir).length > 0) {
     throw new ToolbenchError('TB_ERR_USAGE', `out folder ${outDir} exists and is not empty; choose a new one (a trial never overwrites another)`);
+  }
+  const timeoutMs = options.timeoutMs ?? 0;
+  if (!Number.isFinite(timeoutMs) || timeoutMs < 0 || timeoutMs > 2 ** 31 - 1) {
+    throw new ToolbenchError('TB_ERR_USAGE', `timeout ${timeoutMs / 1000} s: give a positive number of seconds (at most 24 days)`);
   }
   const instructionPath = join(resolve(options.scenarioDir), 'instruction.md');
   if (!existsSync(instructionPath)) throw new ToolbenchError('TB_ERR_SCENARIO', `${instructionPath}: file not found (every scenario has an instruction)`);
   const instruction = readFileSync(instructionPath, 'utf8');
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const inherited = inheritedEnvironment(process.env);
+  const command = typeof options.agent === 'string' ? builtInAgentCommand(options.agent) : options.agent.command;
+  // A missing agent is a one-line usage error, before anything is started or written.
+  resolveAgentCommand(command, cwd, inherited);
   mkdirSync(outDir, { recursive: true });
   const journalDir = join(outDir, 'journal');
-  const stack = await startStack({
-    scenarioDir: options.scenarioDir, seed: options.seed, journalDir, ports: 'ephemeral', caDir: options.caDir, chaos: options.chaos,
-    endpoints: true, logDir: join(outDir, 'logs'),
-  });
+  let ran = false;
   try {
-    const { world } = stack;
-    const proxy = stack.proxy!;
-    const initial = world.gradingState('initial');
-    const addresses = stack.addresses();
-    const mcpPath = join(outDir, 'mcp.json');
-    writeFileSync(mcpPath, JSON.stringify(claudeMcpConfig(addresses.mcp), null, 2) + '\n');
-    writeFileSync(join(outDir, 'mcp.generic.json'), JSON.stringify(genericMcpConfig(addresses.mcp), null, 2) + '\n');
-    const answerPath = join(outDir, 'answer.txt');
-    const agentName = typeof options.agent === 'string' ? options.agent : options.agent.command.join(' ');
-    const command = typeof options.agent === 'string' ? builtInAgentCommand(options.agent) : options.agent.command;
-    const proxyEnv = proxyEnvironment(proxy.proxy.url);
-    const env: Record<string, string> = {
-      ...(process.env as Record<string, string>),
-      ...proxyEnv,
-      // The preload joins the caller's own Node options rather than replacing them.
-      NODE_OPTIONS: [process.env.NODE_OPTIONS, proxyEnv.NODE_OPTIONS].filter(Boolean).join(' '),
-      ...caTrustEnvironment(proxy.certs.ca),
-      TOOLBENCH_MCP_CONFIG: mcpPath,
-      TOOLBENCH_INSTRUCTION: instruction,
-      TOOLBENCH_INSTRUCTION_FILE: instructionPath,
-      TOOLBENCH_ANSWER_FILE: answerPath,
-      ...(options.agent === 'oracle' ? { TOOLBENCH_SCENARIO: resolve(options.scenarioDir) } : {}),
-    };
-    let run: AgentRun;
-    if (options.signal?.aborted) run = { code: null, signal: null, output: '', timedOut: false, aborted: true };
-    else run = await runAgent({ command, env, cwd: outDir, logPath: join(outDir, 'agent.log'), echo: options.echo ?? false, timeoutMs: options.timeoutMs ?? 0, signal: options.signal });
-
-    const result = await gradeWorld(stack, initial, {
-      agent: agentName, answer: existsSync(answerPath) ? readFileSync(answerPath, 'utf8') : null,
-      output: run.output, exit: { code: run.code, signal: run.signal }, interrupted: run.aborted || run.timedOut,
+    const stack = await startStack({
+      scenarioDir: options.scenarioDir, seed: options.seed, journalDir, ports: 'ephemeral', caDir: options.caDir, chaos: options.chaos,
+      endpoints: true, logDir: join(outDir, 'logs'),
     });
-    writeFileSync(join(outDir, 'result.json'), JSON.stringify(result, null, 2) + '\n');
-    return { result, outDir, journalDir };
-  } finally {
-    await stack.close();
+    try {
+      const { world } = stack;
+      const proxy = stack.proxy!;
+      const initial = world.gradingState('initial');
+      const addresses = stack.addresses();
+      const mcpPath = join(outDir, 'mcp.json');
+      writeFileSync(mcpPath, JSON.stringify(claudeMcpConfig(addresses.mcp), null, 2) + '\n');
+      writeFileSync(join(outDir, 'mcp.generic.json'), JSON.stringify(genericMcpConfig(addresses.mcp), null, 2) + '\n');
+      // The agent's own copy: a path into the scenario folder would hand it the expectations and the solution.
+      const agentInstruction = join(outDir, 'instruction.md');
+      writeFileSync(agentInstruction, instruction);
+      const answerPath = join(outDir, 'answer.txt');
+      const agentName = typeof options.agent === 'string' ? options.agent : options.agent.command.join(' ');
+      const proxyEnv = proxyEnvironment(proxy.proxy.url);
+      const env: Record<string, string> = {
+        ...inherited,
+        ...proxyEnv,
+        // The preload joins the caller's own Node options rather than replacing them.
+        NODE_OPTIONS: [process.env.NODE_OPTIONS, proxyEnv.NODE_OPTIONS].filter(Boolean).join(' '),
+        ...caTrustEnvironment(proxy.certs.ca),
+        TOOLBENCH_OUT: outDir,
+        TOOLBENCH_MCP_CONFIG: mcpPath,
+        TOOLBENCH_INSTRUCTION: instruction,
+        TOOLBENCH_INSTRUCTION_FILE: agentInstruction,
+        TOOLBENCH_ANSWER_FILE: answerPath,
+        // The oracle's privilege (it replays the scenario's solution); no other agent gets it.
+        ...(options.agent === 'oracle' ? { TOOLBENCH_SCENARIO: resolve(options.scenarioDir) } : {}),
+      };
+      let run: AgentRun;
+      if (options.signal?.aborted) run = { code: null, signal: null, output: '', stderrTail: '', timedOut: false, aborted: true };
+      else run = await runAgent({ command, env, cwd, logPath: join(outDir, 'agent.log'), echo: options.echo ?? false, timeoutMs, signal: options.signal });
+      ran = true;
+
+      const result = await gradeWorld(stack, initial, {
+        agent: agentName, answer: existsSync(answerPath) ? readFileSync(answerPath, 'utf8') : null,
+        output: run.output, exit: { code: run.code, signal: run.signal }, interrupted: run.aborted, timedOut: run.timedOut,
+        strict: options.strict ?? false,
+      });
+      writeFileSync(join(outDir, 'result.json'), JSON.stringify(result, null, 2) + '\n');
+      return { result, outDir, journalDir, agentStderr: run.stderrTail };
+    } finally {
+      await stack.close();
+    }
+  } catch (error) {
+    // Nothing ran: leave nothing behind, so the same --out can be used again.
+    if (!ran) {
+      rmSync(outDir, { recursive: true, force: true });
+      if (outExisted) mkdirSync(outDir);
+    }
+    throw error;
   }
 }

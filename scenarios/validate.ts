@@ -6,8 +6,10 @@ import { prepareWorld } from '../mocks/build.js';
 import { isToolbenchError } from '../mocks/core/errors.js';
 import { MemoryJournal } from '../mocks/core/journal.js';
 import { World } from '../mocks/core/world.js';
+import { alternatives, type CallMatcher } from './expectations.js';
 import { withIgnores } from './grade/index.js';
-import { volatileProblems, type VolatileFields } from './grade/state.js';
+import { gradeState, volatileProblems, type VolatileFields } from './grade/state.js';
+import type { ScenarioManifest } from './manifest.js';
 
 /** Every scenario folder (one holding scenario.toml) under `root`, sorted. */
 export function findScenarios(root: string): string[] {
@@ -29,13 +31,25 @@ export function findScenarios(root: string): string[] {
  * or ignored field against the scenario's own initial state.
  */
 export function validateScenario(dir: string, catalog: LoadedCatalog = loadCatalog(), snapshotDir = DEFAULT_SNAPSHOT_DIR): string[] {
+  return checkScenario(dir, catalog, snapshotDir).problems;
+}
+
+export interface ScenarioCheck {
+  /** What makes the scenario unusable (validate exits 2). */
+  problems: string[];
+  /** What lets a trial pass that should not (validate says so and exits 0). */
+  warnings: string[];
+}
+
+/** {@link validateScenario}'s problems, and the warnings of {@link gradingWarnings}. */
+export function checkScenario(dir: string, catalog: LoadedCatalog = loadCatalog(), snapshotDir = DEFAULT_SNAPSHOT_DIR): ScenarioCheck {
   const problems: string[] = [];
   const manifestPath = join(resolve(dir), 'scenario.toml');
   let prepared;
   try {
     prepared = prepareWorld({ scenarioDir: dir, catalog });
   } catch (error) {
-    if (isToolbenchError(error)) return [error.message];
+    if (isToolbenchError(error)) return { problems: [error.message], warnings: [] };
     throw error;
   }
   const { manifest, header, services } = prepared;
@@ -61,5 +75,40 @@ export function validateScenario(dir: string, catalog: LoadedCatalog = loadCatal
   const { scenarioOnly } = withIgnores(volatile, manifest.expect.ignore);
   for (const problem of volatileProblems(scenarioOnly, [initial], { strict: true })) problems.push(`${manifestPath}: field expect.ignore: ${problem}`);
   for (const problem of volatileProblems(volatile, [initial], { strict: false })) problems.push(`mock ${problem.split('.')[0]}: volatile field ${problem}`);
-  return problems;
+  // The state checks that do not hold at the start: the changes a trial must make.
+  const changing = problems.length > 0 ? [] : manifest.expect.state.filter((e) => !gradeState([e], initial, initial, volatile).state_ok);
+  return { problems, warnings: gradingWarnings(manifest, changing.map((e) => e.service), catalog, manifestPath) };
+}
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Where a bypassed write could pass: a service whose expected state must change while no required
+ * call is a write through MCP (a writing method or an operation, and `tool`) on it, and a required write without `tool`
+ * (a request made straight through the API would satisfy it).
+ */
+export function gradingWarnings(manifest: ScenarioManifest, changingServices: readonly string[], catalog: LoadedCatalog, file: string): string[] {
+  const warnings: string[] = [];
+  const serviceOf = (m: CallMatcher): string | undefined => {
+    if (m.tool?.endpoint !== undefined) return catalog.catalog.endpoints.find((e) => e.id === m.tool!.endpoint)?.service;
+    return manifest.services.length === 1 ? manifest.services[0] : undefined;
+  };
+  // A write through MCP: a writing method, or (for RPC-style services, where the method says
+  // nothing) a named operation, and a tool.
+  const mcpWrite = (m: CallMatcher) => m.tool !== undefined && (m.method !== undefined ? !READS.has(m.method) : m.operation !== undefined);
+  manifest.expect.required_calls.forEach((call, i) => {
+    alternatives(call).forEach((m, j) => {
+      if (m.method !== undefined && !READS.has(m.method) && m.tool === undefined) {
+        warnings.push(`${file}: field expect.required_calls[${i}]${'any_of' in call ? `.any_of[${j}]` : ''}: a ${m.method} without tool: a request made straight through the API (bypassing MCP) satisfies it; add tool = { endpoint = "…" }`);
+      }
+    });
+  });
+  for (const service of new Set(changingServices)) {
+    const covered = manifest.expect.required_calls.some((call) => alternatives(call).every((m) => mcpWrite(m) && serviceOf(m) === service));
+    if (!covered) {
+      warnings.push(`${file}: the expected ${service} state can change without any required call: a write made straight through the API would pass; `
+        + 'add an [[expect.required_calls]] for each state-changing call, with its method and tool = { endpoint = "…" }');
+    }
+  }
+  return warnings;
 }

@@ -77,13 +77,18 @@ test('entries missing before the end marker: truncated (exit 2, one line), in ev
   t.is(refused.code, 2);
   t.regex(refused.stderr, /^toolbench: journal .* is unreadable: its end marker is invalid/);
 
-  // A journal without a marker (a killed world) replays, with a note saying so.
+  // A journal without a marker (a killed world, or a log cut short): --verify refuses it (exit 2,
+  // one line); --allow-unclosed replays what it holds, with a note saying so.
   const killed = copyJournal(trial.journalDir);
   const db = new Level<string, Uint8Array>(killed, { keyEncoding: 'utf8', valueEncoding: 'view' });
   await db.open();
   await db.del(KEY_END);
   await db.close();
-  const replayed = await toolbench(['replay', killed, '--verify']);
+  const unclosed = await toolbench(['replay', killed, '--verify']);
+  t.is(unclosed.code, 2, unclosed.stdout);
+  t.regex(unclosed.stderr, /^toolbench: journal .* has no end marker: .* pass --allow-unclosed/);
+  t.is(unclosed.stderr.split('\n').filter(Boolean).length, 1);
+  const replayed = await toolbench(['replay', killed, '--verify', '--allow-unclosed']);
   t.is(replayed.code, 0, replayed.stderr);
   t.regex(replayed.stdout, /note +journal .* was not closed cleanly/);
 });

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { validateScenario } from '../scenarios/validate.js';
+import { checkScenario, findScenarios, validateScenario } from '../scenarios/validate.js';
 import { tempDir } from './helpers/journal.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
 
@@ -37,4 +37,31 @@ test('an oracle tool the endpoint does not have, a bad predicate and an unknown 
 
   const predicate = copyExample((toml) => toml.replace('labels = { "$contains" = "documentation" }', 'labels = { "$contanis" = "documentation" }'));
   t.regex(validateScenario(predicate).join('\n'), /expect\.state\[0\]\.fields\.labels: \$contanis: unknown operator/);
+});
+
+test('scenario validate warns where a bypassed write could pass; every shipped scenario is clean', async (t) => {
+  for (const dir of findScenarios('scenarios')) t.deepEqual(checkScenario(dir).warnings, [], dir);
+
+  // The expected state changes, but the only required call is a read: a direct write would pass.
+  const readOnly = copyExample((toml) => toml.replace('method = "POST"\npath = "/repos/acme/widgets/issues"\ntool = { endpoint = "github", name = "create_issue" }',
+    'method = "GET"\npath = "/repos/acme/widgets/issues"\ntool = { endpoint = "github" }'));
+  const warned = checkScenario(readOnly);
+  t.deepEqual(warned.problems, []);
+  t.regex(warned.warnings.join('\n'), /the expected github state can change without any required call/);
+
+  // A required write without `tool`: the API straight through satisfies it.
+  const noTool = copyExample((toml) => toml.replace('tool = { endpoint = "github", name = "create_issue" }\n', ''));
+  t.regex(checkScenario(noTool).warnings.join('\n'), /field expect\.required_calls\[0\]: a POST without tool/);
+
+  const cli = await run(process.execPath, ['--import', 'tsx', 'bin/main.ts', 'scenario', 'validate', readOnly]);
+  t.regex(cli.stderr, /warning: .*can change without any required call/);
+  t.regex(cli.stdout, /^ok /);
+});
+
+test('a misspelt key is named at its own line, not at its table\'s header', (t) => {
+  const dir = copyExample((toml) => toml.replace('method = "POST"\npath = "/repos/acme/widgets/issues"', 'mehtod = "POST"\npath = "/repos/acme/widgets/issues"'));
+  const lines = readFileSync(join(dir, 'scenario.toml'), 'utf8').split('\n');
+  const keyLine = lines.findIndex((l) => l.startsWith('mehtod')) + 1;
+  t.true(keyLine > 0 && !lines[keyLine - 1]!.startsWith('['));
+  t.regex(validateScenario(dir).join('\n'), new RegExp(`line ${keyLine}, field expect\\.required_calls\\[0\\]: Unrecognized key\\(s\\) in object: 'mehtod'`));
 });

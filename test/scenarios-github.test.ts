@@ -7,7 +7,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { readSnapshots } from '../catalog/snapshots.js';
 import { startStack } from '../catalog/stack.js';
 import { openWorld } from '../mocks/build.js';
+import type { JournalEntry, McpRecord } from '../mocks/core/journal-format.js';
+import { openJournal } from '../replay/source.js';
 import { verifyJournal } from '../replay/verify.js';
+import { gradeRequiredCalls } from '../scenarios/grade/index.js';
 import { gradeWorld } from '../scenarios/grade-world.js';
 import { loadScenarioManifest, type ScenarioManifest } from '../scenarios/manifest.js';
 import { findScenarios, validateScenario } from '../scenarios/validate.js';
@@ -92,6 +95,30 @@ for (const dir of dirs) {
     const report = await verifyJournal(journalDir);
     t.is(report.verdict, 'identical', JSON.stringify(report.firstDivergence));
     t.is(report.entries, result.world_requests);
+
+    // A bypassed write must not pass: had any one of the oracle's state-changing tool calls been
+    // made straight through the API instead (its requests attributed `direct`, the MCP call never
+    // made), the required calls would fail.
+    const journal = await openJournal(journalDir);
+    const entries: JournalEntry[] = [];
+    const mcp: McpRecord[] = [];
+    try {
+      for await (const entry of journal.entries()) entries.push(entry);
+      for await (const record of journal.mcpRecords()) mcp.push(record);
+    } finally {
+      await journal.close();
+    }
+    const http = entries.filter((e) => e.kind === 'http');
+    const isWrite = (e: JournalEntry) => !['GET', 'HEAD', 'OPTIONS'].includes(e.method) && e.response.status < 300;
+    const writingCalls = [...new Set(http.filter(isWrite).map((e) => e.attribution?.callId ?? null))];
+    for (const callId of writingCalls) {
+      const bypassed = http.map((e) => (e.attribution?.callId === callId
+        ? { ...e, attribution: { kind: 'direct' as const, client: null, endpoint: null, tool: null, callId: null } } : e));
+      const withoutCall = mcp.filter((r) => !(r.kind === 'call' && r.callId === callId));
+      const checks = gradeRequiredCalls(manifest.expect.required_calls, bypassed, withoutCall);
+      const writes = http.filter((e) => e.attribution?.callId === callId && isWrite(e)).map((e) => `#${e.seq} ${e.method} ${e.target}`);
+      t.false(checks.every((c) => c.ok), `the writes of one tool call made directly (${writes.join(', ')}) still pass every required call`);
+    }
   });
 }
 

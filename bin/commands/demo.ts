@@ -29,9 +29,10 @@ export const demoCommand: CommandModule<{}, DemoArgs> = {
     const { result, outDir, journalDir } = await recordTrial({
       scenarioDir: args.scenario, outDir: `runs/demo-${n}`, agent: 'oracle', caDir: args['ca-dir'], echo: true, timeoutMs: 300_000,
     });
-    process.stdout.write(summary(result, outDir));
+    const chalk = colors(process.env.NO_COLOR);
+    process.stdout.write(summary(result, outDir, chalk));
     const report = await verifyJournal(journalDir);
-    process.stdout.write(formatReport(report, colors(process.env.NO_COLOR)));
+    process.stdout.write(formatReport(report, chalk));
     if (result.reward !== 1 || report.verdict !== 'identical') {
       process.stderr.write('toolbench demo: the oracle should score 1 and its journal replay identically; this is a bug\n');
       process.exitCode = 1;

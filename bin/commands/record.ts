@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import chalk from 'chalk';
+import type { ChalkInstance } from 'chalk';
 import type { CommandModule } from 'yargs';
 import { DEFAULT_CA_DIR } from '../../certs/index.js';
 import { BUILT_IN_AGENTS, type BuiltInAgent } from '../../scenarios/agents/index.js';
@@ -7,6 +7,7 @@ import type { TrialResult } from '../../scenarios/grade/result.js';
 import { recordTrial } from '../../scenarios/record.js';
 import { ToolbenchError } from '../../mocks/core/errors.js';
 import { CHAOS_LEVELS, type ChaosLevel } from '../../mocks/core/fault-plan.js';
+import { colors } from '../../replay/colors.js';
 import { DEFAULT_SCENARIO, seedOption } from '../shared.js';
 
 interface RecordArgs {
@@ -19,6 +20,7 @@ interface RecordArgs {
   chaos: ChaosLevel;
   json: boolean;
   quiet: boolean;
+  strict: boolean;
   '--'?: (string | number)[];
 }
 
@@ -32,13 +34,20 @@ export const recordCommand: CommandModule<{}, RecordArgs> = {
     .option('seed', seedOption)
     .option('agent', { choices: BUILT_IN_AGENTS, describe: 'A built-in agent (oracle: the scenario\'s solution; nop: nothing); default oracle unless a command follows --' })
     .option('ca-dir', { type: 'string', default: DEFAULT_CA_DIR, describe: 'CA directory (made if missing)' })
-    .option('timeout', { type: 'number', default: 1800, describe: 'Seconds before the agent is stopped (0: no limit)' })
+    .option('timeout', { type: 'number', default: 1800, describe: 'Seconds before the agent (its whole process group) is stopped; the result says timed_out' })
+    .option('strict', { type: 'boolean', default: false, describe: 'Fail the trial when any API call bypassed MCP (mcp_bypass > 0)' })
     .option('chaos', { choices: CHAOS_LEVELS, default: 'none' as ChaosLevel, describe: 'Fault preset added to the scenario\'s [[faults]] (docs/faults.md)' })
     .option('json', { type: 'boolean', default: false, describe: 'Print result.json instead of the summary' })
     .option('quiet', { type: 'boolean', default: false, describe: 'Do not echo the agent\'s output' })
     .example('$0 record --agent oracle', 'the example scenario, solved by its oracle')
-    .example('$0 record --scenario scenarios/code/github/fix-typo --out runs/t1 -- claude -p "$TOOLBENCH_INSTRUCTION" --mcp-config "$TOOLBENCH_MCP_CONFIG"', 'your own agent'),
+    .example('$0 record --scenario scenarios/code/github/fix-typo-release-branch -- node my-agent.mjs', 'your own agent (docs/agents.md)')
+    .epilogue('The agent runs in the current folder, in its own process group, with the environment of docs/trials.md. '
+      + 'Exit status: 0 when the trial was graded (whatever its reward), 2 for bad input (nothing is left behind), '
+      + '130 when interrupted (Ctrl-C: the agent is stopped, the journal and result.json are still written; a second Ctrl-C quits at once).'),
   handler: async (args) => {
+    if (!Number.isFinite(args.timeout) || args.timeout <= 0) {
+      throw new ToolbenchError('TB_ERR_USAGE', `--timeout ${args.timeout}: give a positive number of seconds`);
+    }
     const command = (args['--'] ?? []).map(String);
     if (command.length > 0 && args.agent) throw new ToolbenchError('TB_ERR_USAGE', 'give either --agent or a command after --, not both');
     const agent = command.length > 0 ? { command } : (args.agent ?? 'oracle');
@@ -55,12 +64,17 @@ export const recordCommand: CommandModule<{}, RecordArgs> = {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     try {
-      const { result, outDir } = await recordTrial({
-        scenarioDir: args.scenario, outDir: out, seed: args.seed, agent, caDir: args['ca-dir'],
+      const { result, outDir, agentStderr } = await recordTrial({
+        scenarioDir: args.scenario, outDir: out, seed: args.seed, agent, caDir: args['ca-dir'], strict: args.strict,
         timeoutMs: args.timeout * 1000, signal: abort.signal, chaos: args.chaos, echo: !args.quiet && !args.json,
       });
       if (args.json) process.stdout.write(JSON.stringify(result) + '\n');
-      else process.stdout.write(summary(result, outDir));
+      else process.stdout.write(summary(result, outDir, colors(process.env.NO_COLOR)));
+      const exit = result.agent_exit;
+      if (!result.interrupted && !result.timed_out && (exit.signal !== null || (exit.code !== null && exit.code !== 0))) {
+        process.stderr.write(`toolbench record: the agent exited with ${exit.signal ?? `code ${exit.code}`}`
+          + (agentStderr ? `; the last lines of its stderr (all of it in ${outDir}/agent.log):\n${agentStderr.replace(/^/gm, '  ')}\n` : ' and wrote nothing to stderr\n'));
+      }
       if (result.interrupted) process.exitCode = 130;
     } finally {
       process.off('SIGINT', onSignal);
@@ -79,11 +93,12 @@ function defaultOut(scenario: string, agent: string): string {
   }
 }
 
-export function summary(result: TrialResult, outDir: string): string {
+export function summary(result: TrialResult, outDir: string, chalk: ChalkInstance): string {
   const mark = (ok: boolean) => (ok ? chalk.green('pass') : chalk.red('FAIL'));
   const lines = [
     '',
-    `${chalk.bold(result.scenario)}  agent ${result.agent}  seed ${result.seed}${result.interrupted ? chalk.yellow('  (interrupted)') : ''}`,
+    `${chalk.bold(result.scenario)}  agent ${result.agent}  seed ${result.seed}${result.interrupted ? chalk.yellow('  (interrupted)') : ''}`
+      + `${result.timed_out ? chalk.yellow('  (timed out)') : ''}${result.strict ? '  strict' : ''}`,
     `  reward ${result.reward === 1 ? chalk.green('1') : chalk.red('0')}  outcome ${result.outcome_code}  R_c ${result.r_c.toFixed(2)}  R_b ${result.r_b.toFixed(4)}`,
     `  state ${mark(result.state_ok)}  required calls ${mark(result.required_calls_ok)}  forbidden calls ${mark(result.forbidden_calls_ok)}  answer ${mark(result.answer_ok)}`,
     `  api_calls ${result.api_calls}  mcp_bypass ${result.mcp_bypass}  mcp tool calls ${result.mcp_calls}  world requests ${result.world_requests}`

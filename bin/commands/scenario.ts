@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { ToolbenchError } from '../../mocks/core/errors.js';
-import { findScenarios, validateScenario } from '../../scenarios/validate.js';
+import { checkScenario, findScenarios } from '../../scenarios/validate.js';
 import { TOOLBENCH_ROOT } from '../../catalog/paths.js';
 import { join } from 'node:path';
 
@@ -11,7 +11,7 @@ interface ValidateArgs {
 
 const validate: CommandModule<{}, ValidateArgs> = {
   command: 'validate [dirs..]',
-  describe: 'Check scenarios: scenario.toml, datasets, instruction, oracle tools, ignored fields (default: every shipped scenario)',
+  describe: 'Check scenarios: scenario.toml, datasets, instruction, oracle tools, ignored fields (default: every shipped scenario); warn where a bypassed write could pass',
   builder: (y) => y
     .positional('dirs', { type: 'string', array: true, default: [] as string[], describe: 'Scenario folders, or folders to search for scenario.toml' })
     .option('json', { type: 'boolean', default: false, describe: 'Print {scenario: [problems]} as JSON' }),
@@ -21,7 +21,9 @@ const validate: CommandModule<{}, ValidateArgs> = {
       const found = findScenarios(root);
       return found.length > 0 ? found : [root];
     });
-    const results = Object.fromEntries(dirs.map((dir) => [dir, validateScenario(dir)]));
+    const checks = dirs.map((dir) => [dir, checkScenario(dir)] as const);
+    for (const [dir, { warnings }] of checks) for (const warning of warnings) process.stderr.write(`toolbench: warning: ${dir}: ${warning}\n`);
+    const results = Object.fromEntries(checks.map(([dir, check]) => [dir, check.problems]));
     const bad = Object.entries(results).filter(([, problems]) => problems.length > 0);
     if (args.json) {
       process.stdout.write(JSON.stringify(results) + '\n');

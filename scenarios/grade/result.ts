@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /** `result.json`: one trial's grade. Its zod schema is the format's single source of truth. */
 export const CheckResultSchema = z.object({
-  kind: z.enum(['state', 'required_call', 'forbidden_call', 'answer']),
+  /** `bypass`: a strict trial (record --strict, or the scenario's `strict = true`) made API calls outside MCP. */
+  kind: z.enum(['state', 'required_call', 'forbidden_call', 'answer', 'bypass']),
   ok: z.boolean(),
   description: z.string(),
   detail: z.string(),
@@ -17,7 +18,7 @@ export const TrialResultSchema = z.object({
   required_calls_ok: z.boolean(),
   forbidden_calls_ok: z.boolean(),
   answer_ok: z.boolean(),
-  /** 1 when all four checks pass, else 0. */
+  /** 1 when all four checks pass (and, when strict, nothing bypassed MCP) and the agent was neither timed out nor interrupted, else 0. */
   reward: z.union([z.literal(0), z.literal(1)]),
   /** 0 pass, 1 fail, 2 context overflow. */
   outcome_code: z.union([z.literal(0), z.literal(1), z.literal(2)]),
@@ -29,7 +30,12 @@ export const TrialResultSchema = z.object({
   unintended_changes: z.number().int().nonnegative(),
   unintended: z.array(z.string()),
   checks: z.array(CheckResultSchema),
+  /** The trial was stopped by Ctrl-C (or SIGTERM to toolbench). */
   interrupted: z.boolean(),
+  /** The agent was stopped because it ran past --timeout. */
+  timed_out: z.boolean().default(false),
+  /** Graded strictly: any call that bypassed MCP fails the trial. */
+  strict: z.boolean().default(false),
   agent_exit: z.object({ code: z.number().int().nullable(), signal: z.string().nullable() }),
   /** The last world sequence number: the journal's length. */
   world_requests: z.number().int().nonnegative(),

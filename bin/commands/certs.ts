@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { loadCatalog } from '../../catalog/load.js';
-import { caTrustEnvironment, DEFAULT_CA_DIR, ensureCa, LeafCache, loadCa } from '../../certs/index.js';
-import { proxyEnvironment, shellExports } from '../../proxy/child-env.js';
+import { DEFAULT_CA_DIR, ensureCa, LeafCache, loadCa } from '../../certs/index.js';
+import { caTrustEnvironment, childEnvironment, shellExports } from '../../proxy/child-env.js';
 import { HostRoutes } from '../../proxy/routes.js';
 
 interface InitArgs { dir: string; force: boolean; json: boolean }
@@ -38,7 +38,8 @@ const envCommand: CommandModule<{}, EnvArgs> = {
     .option('proxy', { type: 'string', describe: 'Proxy URL (with a client credential): adds HTTPS_PROXY and friends and the Node preload' })
     .option('json', { type: 'boolean', default: false, describe: 'Print a JSON object instead of shell exports' }),
   handler: async (args) => {
-    const env = { ...caTrustEnvironment(loadCa(args.dir)), ...(args.proxy ? proxyEnvironment(args.proxy) : {}) };
+    const ca = loadCa(args.dir);
+    const env = args.proxy ? childEnvironment({ proxyUrl: args.proxy, ca }) : caTrustEnvironment(ca);
     process.stdout.write(args.json ? JSON.stringify(env) + '\n' : shellExports(env));
   },
 };

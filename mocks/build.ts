@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadCatalog, type LoadedCatalog } from '../catalog/load.js';
+import type { NoiseEntry } from '../catalog/schema.js';
 import { loadScenarioManifest, type ScenarioManifest } from '../scenarios/manifest.js';
 import { join } from 'node:path';
 import { TOOLBENCH_ROOT } from '../catalog/paths.js';
@@ -75,8 +76,12 @@ export function prepareWorld(options: OpenWorldOptions): { header: JournalHeader
     scenarioDir,
     faults: resolveFaultPlan(manifest.faults, options.chaos),
   };
-  const noise = catalog.catalog.noise.map((entry): NoiseAnswer => ({ id: entry.id, hostnames: entry.hostnames, status: entry.status, contentType: entry.content_type, body: entry.body }));
-  return { header, services, noise, catalog, manifest };
+  return { header, services, noise: noiseAnswers(catalog.catalog.noise), catalog, manifest };
+}
+
+/** The catalog's `[[noise]]` entries as the world takes them. */
+export function noiseAnswers(entries: readonly NoiseEntry[]): NoiseAnswer[] {
+  return entries.map((entry) => ({ id: entry.id, hostnames: entry.hostnames, status: entry.status, contentType: entry.content_type, body: entry.body }));
 }
 
 /** Builds a world from a scenario directory, with its journal open. */

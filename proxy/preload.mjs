@@ -142,7 +142,7 @@ function withProxyAgent(original) {
   return function request(...args) {
     const at = typeof args[0] === 'string' || args[0] instanceof URL ? 1 : 0;
     const options = args[at];
-    if (options && typeof options === 'object' && typeof options !== 'function' && 'agent' in options) {
+    if (options && typeof options === 'object' && 'agent' in options) {
       const agent = proxyAgentFor(options.agent);
       if (agent !== options.agent) args[at] = { ...options, agent };
     }

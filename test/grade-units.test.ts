@@ -78,7 +78,7 @@ test('noise entries (telemetry, update checks) count in neither api_calls nor mc
     expect: { forbidden_calls: [{ method: 'POST', host: 'api.agnost.ai' }] },
   });
   const entry = (seq: number, kind: 'http' | 'noise', host: string, attribution: 'mcp' | 'direct'): JournalEntry => ({
-    seq, time: '2025-01-01T00:00:00.000Z', kind, service: kind === 'http' ? 'svc' : null, host, method: 'POST', target: '/e',
+    seq, time: '2025-01-01T00:00:00.000Z', kind, service: kind === 'http' ? 'svc' : null, host, method: 'POST', target: '/e', operation: null,
     request: { headers: [], body: new Uint8Array(0), oversize: false }, response: { status: 200, headers: [], body: new Uint8Array(0) },
     attribution: { kind: attribution, client: null, endpoint: null, tool: null, callId: null }, fault: null,
   });

@@ -33,6 +33,7 @@ import { testCaDir } from './helpers/proxy.js';
 /** Answers anything with a Stripe-shaped empty list naming what it saw, so every client is satisfied. */
 const echoService: ServiceDefinition<Record<string, never>> = {
   id: 'echo',
+  version: '1',
   dataset: z.object({}).strict(),
   load() {},
   handle: (req) => jsonResponse(200, { object: 'list', data: [], has_more: false, url: req.path, method: req.method }),

@@ -76,7 +76,7 @@ test.after.always(async () => {
 });
 
 /** The environment every endpoint gets, for client `probe`. */
-const childEnv = () => ({ ...childEnvironment({ proxyUrl: served.proxy.urlFor('probe'), ca: served.certs.ca }), LOOPBACK_URL: loopbackUrl });
+const childEnv = (): Record<string, string> => ({ ...childEnvironment({ proxyUrl: served.proxy.urlFor('probe'), ca: served.certs.ca }), LOOPBACK_URL: loopbackUrl });
 
 async function client(steps: string[]): Promise<{ results: Record<string, any>[]; run: Run }> {
   const result = await run(process.execPath, [CLIENT, ...steps], childEnv(), 60_000);
@@ -120,11 +120,19 @@ test.serial('agent:false (superagent), a library\'s own plain Agent (ESM named i
 
 test.serial('loopback targets go direct, never through the proxy, whatever agent a library brings', async (t) => {
   const seen = loopbackSeen.length;
+  const before = (await entries()).length;
   const { results, added, run: result } = await since(['loopback-http', 'loopback-fetch']);
   t.is(result.code, 0, result.stderr);
   t.deepEqual(results.map((r) => [r.step, r.status, r.body]), [['loopback-http', 200, 'loopback'], ['loopback-fetch', 200, 'loopback']]);
   t.deepEqual(added, []);
   t.deepEqual(loopbackSeen.slice(seen).map((r) => [r.url, r.headers['proxy-authorization']]), [['/direct', undefined], ['/direct-fetch', undefined]]);
+
+  // The preload keeps loopback direct by itself, even where no NO_PROXY says so.
+  const { NO_PROXY: _a, no_proxy: _b, ...withoutNoProxy } = childEnv();
+  const bare = await run(process.execPath, [CLIENT, 'loopback-http', 'loopback-fetch'], withoutNoProxy, 60_000);
+  t.deepEqual(bare.stdout.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { status: number }).status), [200, 200], bare.stderr);
+  t.is(loopbackSeen.length, seen + 4);
+  t.deepEqual((await entries()).length, before);
 });
 
 test.serial('host patterns: fetch and https reach {site}.atlassian.net and {bucket}.s3.{region}.amazonaws.com; leaves issued once, from the shared key', async (t) => {

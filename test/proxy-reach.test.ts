@@ -22,6 +22,7 @@ import { serveProxyForWorld, type ServedProxy } from '../proxy/for-world.js';
 import { auditJournal } from '../replay/audit.js';
 import { fromJournal } from '../replay/source.js';
 import { testHeader } from './helpers/journal.js';
+import { guardNetwork, type NetGuard } from './helpers/proxy-net-guard.js';
 import { run, type Run } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
 
@@ -43,6 +44,7 @@ const echoService: ServiceDefinition<Record<string, never>> = {
 const HOSTNAMES = ['api.stripe.com', '{site}.atlassian.net', '{bucket}.s3.{region}.amazonaws.com'];
 const CLIENT = fileURLToPath(new URL('./helpers/preload-client.mjs', import.meta.url));
 
+let guard: NetGuard;
 let world: World;
 let served: ServedProxy;
 let loopback: Server;
@@ -50,6 +52,7 @@ let loopbackUrl: string;
 const loopbackSeen: { url: string; headers: IncomingHttpHeaders }[] = [];
 
 test.before(async () => {
+  guard = guardNetwork(); // the proxy and world run here: every socket and lookup they make is seen
   const catalog = loadCatalog().catalog;
   const tracker = new CallTracker();
   tracker.register('probe');
@@ -73,6 +76,7 @@ test.after.always(async () => {
   await served?.proxy.close();
   await world?.journal.close();
   await new Promise((done) => loopback?.close(done));
+  guard?.restore();
 });
 
 /** The environment every endpoint gets, for client `probe`. */
@@ -221,4 +225,13 @@ test.serial('cloud-metadata probes get a fast 404, journaled as blocked (http th
   t.deepEqual(all.map((e) => [e.host, e.service, e.attribution?.kind, e.response.status]), [
     ['169.254.169.254', null, 'blocked', 404], ['metadata.google.internal', null, 'blocked', 404], ['169.254.169.254', null, 'blocked', 404],
   ]);
+});
+
+test.serial('the proxy reached nothing beyond loopback for any of it: noise and metadata are answered here', async (t) => {
+  t.deepEqual(guard.outside(), []);
+  t.deepEqual(guard.outsideLookups(), []);
+  // Positive control: the guard sees this process's connections.
+  await (await fetch(`${loopbackUrl}/control`)).text();
+  t.true(guard.connections.some((c) => c.startsWith('127.0.0.1:')), guard.connections.join(', '));
+  t.deepEqual(guard.outsideLookups(), []);
 });

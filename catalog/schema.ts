@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hostClashes, HostPatternError, parseHostPattern } from '../mocks/core/hosts.js';
 
 /** Scenario groups; every service and scenario belongs to one. */
 export const GroupSchema = z.enum(['search', 'code', 'ops', 'cloud', 'business', 'collab']);
@@ -7,13 +8,26 @@ export const GroupSchema = z.enum(['search', 'code', 'ops', 'cloud', 'business',
 const HostnameSchema = z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/,
   'must be a lower-case DNS name such as api.github.com');
 
+/**
+ * A hostname, or a host pattern whose `{name}` placeholders each match one DNS label
+ * (`{site}.atlassian.net`, `{bucket}.s3.{region}.amazonaws.com`; mocks/core/hosts.ts).
+ */
+const HostPatternSchema = z.string().superRefine((text, ctx) => {
+  try {
+    parseHostPattern(text);
+  } catch (error) {
+    if (!(error instanceof HostPatternError)) throw error;
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${error.message} (a lower-case DNS name such as api.github.com, or a pattern such as {site}.atlassian.net)` });
+  }
+});
+
 export const AuthSchemeSchema = z.enum(['bearer', 'basic', 'api-key-header', 'none']);
 
 export const ServiceEntrySchema = z.object({
   id: z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be lower case letters, digits and dashes'),
   group: GroupSchema,
   description: z.string().default(''),
-  hostnames: z.array(HostnameSchema).min(1),
+  hostnames: z.array(HostPatternSchema).min(1),
   /** Plain-HTTP port of `toolbench world --ports catalog`. */
   port: z.number().int().min(1).max(65535),
   auth: AuthSchemeSchema,
@@ -55,6 +69,21 @@ export const EndpointEntrySchema = z.object({
 }).strict();
 export type EndpointEntry = z.infer<typeof EndpointEntrySchema>;
 
+/**
+ * `[[noise]]`: hosts a server calls that are no API (telemetry, update checks) but must be
+ * answered for it to keep running: the world answers with this canned response and journals
+ * the request as `noise`, outside every count of API calls. Never forwarded anywhere.
+ */
+export const NoiseEntrySchema = z.object({
+  id: z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be lower case letters, digits and dashes'),
+  description: z.string().default(''),
+  hostnames: z.array(HostPatternSchema).min(1),
+  status: z.number().int().min(200).max(599).default(200),
+  content_type: z.string().default('application/json'),
+  body: z.string().default(''),
+}).strict();
+export type NoiseEntry = z.infer<typeof NoiseEntrySchema>;
+
 export const CatalogSchema = z.object({
   services: z.array(ServiceEntrySchema).min(1),
   endpoints: z.array(EndpointEntrySchema).default([]),
@@ -63,8 +92,9 @@ export const CatalogSchema = z.object({
    * an agent needs. Every other host outside `services` is refused and journaled as blocked.
    */
   passthrough: z.array(HostnameSchema).default([]),
+  noise: z.array(NoiseEntrySchema).default([]),
 }).strict().superRefine((catalog, ctx) => {
-  const seen = { id: new Map<string, string>(), port: new Map<number, string>(), hostname: new Map<string, string>(), endpoint: new Map<string, string>() };
+  const seen = { id: new Map<string, string>(), port: new Map<number, string>(), endpoint: new Map<string, string>() };
   const clash = (kind: keyof typeof seen, value: string | number, path: (string | number)[]) => {
     const map = seen[kind] as Map<string | number, string>;
     const other = map.get(value);
@@ -76,14 +106,8 @@ export const CatalogSchema = z.object({
   catalog.services.forEach((service, index) => {
     clash('id', service.id, ['services', index, 'id']);
     clash('port', service.port, ['services', index, 'port']);
-    service.hostnames.forEach((hostname, h) => clash('hostname', hostname, ['services', index, 'hostnames', h]));
   });
-  catalog.passthrough.forEach((hostname, index) => {
-    const owner = seen.hostname.get(hostname);
-    if (owner !== undefined) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['passthrough', index], message: `hostname ${hostname} is served by ${owner}; a host is either mocked or passed through` });
-    }
-  });
+  hostIssues(catalog, ctx);
   catalog.endpoints.forEach((endpoint, index) => {
     clash('endpoint', endpoint.id, ['endpoints', index, 'id']);
     clash('port', endpoint.bridge_port, ['endpoints', index, 'bridge_port']);
@@ -96,3 +120,32 @@ export const CatalogSchema = z.object({
   });
 });
 export type Catalog = z.infer<typeof CatalogSchema>;
+
+/**
+ * Every host is claimed once: by a service, a noise entry or passthrough. The same concrete host
+ * twice, or two patterns that can match one host, is an error naming both. (A concrete host under
+ * a pattern is fine: it wins.) Malformed patterns were reported by their own field.
+ */
+function hostIssues(catalog: z.infer<typeof CatalogSchema>, ctx: z.RefinementCtx): void {
+  const where: { host: string; path: (string | number)[]; owner: string }[] = [
+    ...catalog.services.flatMap((service, i) => service.hostnames.map((host, h) => ({ host, path: ['services', i, 'hostnames', h], owner: `services[${i}] (${service.id})` }))),
+    ...catalog.noise.flatMap((noise, i) => noise.hostnames.map((host, h) => ({ host, path: ['noise', i, 'hostnames', h], owner: `noise[${i}] (${noise.id})` }))),
+    ...catalog.passthrough.map((host, i) => ({ host, path: ['passthrough', i], owner: 'passthrough' })),
+  ];
+  const wellFormed = where.filter(({ host }) => {
+    try {
+      parseHostPattern(host);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  for (const clash of hostClashes(wellFormed.map(({ host }) => host))) {
+    const first = wellFormed[clash.first]!;
+    const second = wellFormed[clash.second]!;
+    const message = clash.a === clash.b
+      ? `hostname ${clash.a} is already claimed by ${first.owner}; a host is mocked, answered as noise or passed through, once`
+      : `host pattern ${clash.b} can match the same host as ${clash.a} of ${first.owner}; make one of them concrete or more specific`;
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: second.path, message });
+  }
+}

@@ -12,6 +12,7 @@ import { serveProxyForWorld, type ServedProxy } from '../proxy/for-world.js';
 import { PRELOAD_PATH } from '../proxy/preload-path.js';
 import { serveWorld, type ServedWorld } from '../proxy/serve.js';
 import type { Listening } from '../proxy/service-listener.js';
+import { placeholderCredential } from './env-template.js';
 import type { EndpointEntry } from './schema.js';
 import type { RunningEndpoint } from './supervisor.js';
 
@@ -137,13 +138,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         closers.push(() => new Promise<void>((done) => stderr.end(done)));
         const running = await RunningEndpoint.start({
           endpoint: entry,
-          credential: manifest.credentials[entry.service] ?? (options.endpoints === 'all' ? 'toolbench-capture-only' : undefined),
+          credential: manifest.credentials[entry.service] ?? (options.endpoints === 'all' ? placeholderCredential(entry) : undefined),
           tracker,
           mcpLog,
           stderr,
           network: {
             proxyUrl: proxy.proxy.urlFor(entry.id),
             caPath: proxy.certs.ca.certPath,
+            bundlePath: proxy.certs.ca.bundlePath,
             preloadPath: PRELOAD_PATH,
             serviceUrl: served.services[entry.service]!.url,
           },

@@ -1,11 +1,11 @@
-import { pathToFileURL } from 'node:url';
 import type { Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallTracker } from '../mocks/core/attribution.js';
+import { childEnvironment } from '../proxy/child-env.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import { TOOLBENCH_VERSION } from '../mocks/version.js';
-import { renderEnv, renderTemplate, TemplateError, type TemplateVars } from './env-template.js';
+import { renderEnv, renderTemplate, TemplateError, type TemplateValue, type TemplateVars } from './env-template.js';
 import type { McpLog } from './mcp-log.js';
 import { findInstalledPackage, packageProblem } from './packages.js';
 import { TOOLBENCH_ROOT } from './paths.js';
@@ -16,9 +16,11 @@ import { StdioProcessTransport, type ProcessExit } from './stdio-transport.js';
 export interface EndpointNetwork {
   /** The proxy URL with this endpoint's credential as userinfo. */
   proxyUrl: string;
-  /** The CA certificate (PEM) the server must trust. */
+  /** The CA certificate (PEM) the server must trust (`{{ca_path}}`; NODE_EXTRA_CA_CERTS). */
   caPath: string;
-  /** The Node interception preload (for `reach = "preload"`). */
+  /** Public roots plus the CA (SSL_CERT_FILE, for Go, Python and OpenSSL-based clients). */
+  bundlePath: string;
+  /** The Node interception preload. */
   preloadPath: string;
   /** The service's base URL as the server should call it (for `reach = "base-url"`). */
   serviceUrl: string;
@@ -26,8 +28,11 @@ export interface EndpointNetwork {
 
 export interface StartEndpointOptions {
   endpoint: EndpointEntry;
-  /** The scenario's credential for the endpoint's service (`{{credential}}`), e.g. a GitHub token. */
-  credential?: string;
+  /**
+   * The scenario's credential for the endpoint's service: a string (`{{credential}}`, e.g. a
+   * GitHub token) or a table (`{{credential.key_id}}`).
+   */
+  credential?: TemplateValue;
   network: EndpointNetwork;
   tracker: CallTracker;
   mcpLog: McpLog;
@@ -40,7 +45,10 @@ export interface StartEndpointOptions {
 /** Variables only toolbench itself adds; never taken from the parent environment. */
 const INHERITED = ['PATH', 'HOME', 'LANG', 'TMPDIR'] as const;
 
-/** The child's whole environment: a short allowlist, the reach's proxy/CA settings, the catalog's env. */
+/**
+ * The child's whole environment: a short allowlist, the proxy and CA settings every endpoint
+ * gets whatever its `reach` (proxy/child-env.ts), then the catalog's env (base URLs and the like).
+ */
 export function endpointEnvironment(options: Pick<StartEndpointOptions, 'endpoint' | 'credential' | 'network'>, parent = process.env): Record<string, string> {
   const { endpoint, network } = options;
   const installed = endpoint.package ? findInstalledPackage(endpoint.package) : null;
@@ -54,11 +62,7 @@ export function endpointEnvironment(options: Pick<StartEndpointOptions, 'endpoin
   };
   const env: Record<string, string> = { TZ: 'UTC' };
   for (const name of INHERITED) if (parent[name]) env[name] = parent[name]!;
-  const trustCa = { NODE_EXTRA_CA_CERTS: network.caPath, SSL_CERT_FILE: network.caPath, REQUESTS_CA_BUNDLE: network.caPath };
-  const viaProxy = { HTTPS_PROXY: network.proxyUrl, HTTP_PROXY: network.proxyUrl, https_proxy: network.proxyUrl, http_proxy: network.proxyUrl, NO_PROXY: '', no_proxy: '' };
-  if (endpoint.reach === 'preload') Object.assign(env, trustCa, viaProxy, { NODE_OPTIONS: `--import=${pathToFileURL(network.preloadPath).href}` });
-  if (endpoint.reach === 'https-proxy') Object.assign(env, trustCa, viaProxy);
-  if (endpoint.reach === 'base-url') Object.assign(env, trustCa);
+  Object.assign(env, childEnvironment({ proxyUrl: network.proxyUrl, ca: { certPath: network.caPath, bundlePath: network.bundlePath }, preloadPath: network.preloadPath }));
   return { ...env, ...renderEnv(endpoint.env, vars, `endpoints.${endpoint.id}`) };
 }
 
@@ -95,7 +99,13 @@ export class RunningEndpoint {
       command = renderTemplate(endpoint.command, vars, `endpoints.${endpoint.id}.command`);
       args = endpoint.args.map((arg, i) => renderTemplate(arg, vars, `endpoints.${endpoint.id}.args[${i}]`));
     } catch (error) {
-      if (error instanceof TemplateError) throw new ToolbenchError('TB_ERR_CATALOG', `catalog ${error.message}`);
+      if (error instanceof TemplateError) {
+        // A credential that does not fit the endpoint's templates is the scenario's to fix.
+        if (error.message.includes('{{credential')) {
+          throw new ToolbenchError('TB_ERR_SCENARIO', `catalog ${error.message} (the scenario's credentials.${endpoint.service})`);
+        }
+        throw new ToolbenchError('TB_ERR_CATALOG', `catalog ${error.message}`);
+      }
       throw error;
     }
     tracker.register(endpoint.id);

@@ -6,7 +6,7 @@ import forge from 'node-forge';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import { readPrivateFile, writeAtomic } from './files.js';
 import { generateRsaKeyPem, publicKeyHash, publicKeyOf, sameKey } from './keys.js';
-import { nameConstraintsExtension, permits, permittedDnsNames } from './name-constraints.js';
+import { covers, nameConstraintsExtension, permittedDnsNames } from './name-constraints.js';
 
 /**
  * The per-world certificate authority. A CA directory holds:
@@ -18,7 +18,9 @@ import { nameConstraintsExtension, permits, permittedDnsNames } from './name-con
  *   leaf-key.pem    the one private key every leaf certificate uses, mode 0600
  *   leaves/         issued leaves, by CA fingerprint and host (leaves.ts)
  *
- * The CA carries Name Constraints permitting only the hostnames it was created for.
+ * The CA carries Name Constraints permitting only the names it was created for: the catalog's
+ * hostnames, and for each host pattern (`{site}.atlassian.net`) its fixed suffix with a leading
+ * dot (`.atlassian.net`: any subdomain, not the name itself).
  */
 export interface LoadedCa {
   dir: string;
@@ -156,7 +158,7 @@ export function loadCa(dir: string): LoadedCa {
 export function ensureCa(dir: string, hostnames: readonly string[], options: CaOptions & { force?: boolean } = {}): { ca: LoadedCa; created: boolean } {
   if (options.force || !existsSync(caPaths(dir).certPath)) return { ca: createCa(dir, hostnames, { ...options, replace: options.force }), created: true };
   const ca = loadCa(dir);
-  const uncovered = hostnames.filter((host) => !permits(ca.permitted, host));
+  const uncovered = hostnames.filter((name) => !covers(ca.permitted, name));
   if (uncovered.length > 0) {
     throw new ToolbenchError('TB_ERR_CERTS',
       `the CA in ${ca.dir} does not permit ${uncovered.join(', ')} (it permits ${ca.permitted.join(', ')}); ` +

@@ -4,7 +4,6 @@ import { LeafCache, type PrepareStats } from './leaves.js';
 export { caPaths, createCa, ensureCa, loadCa, DEFAULT_KEY_BITS, type LoadedCa } from './ca.js';
 export { LeafCache, type Leaf, type PrepareStats } from './leaves.js';
 export { signLeaf } from './leaf.js';
-export { caTrustEnvironment } from './env.js';
 
 /** `.toolbench/ca` under the working directory: where a world keeps its CA unless told otherwise. */
 export const DEFAULT_CA_DIR = '.toolbench/ca';

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import forge from 'node-forge';
 import type { LoadedCa } from './ca.js';
 import { validityStart } from './ca.js';
@@ -40,8 +40,28 @@ export function signLeaf(ca: LoadedCa, leafKey: forge.pki.rsa.PrivateKey, host: 
     { name: 'subjectKeyIdentifier' },
     { name: 'authorityKeyIdentifier', keyIdentifier: ca.cert.generateSubjectKeyIdentifier().getBytes() },
   ]);
-  cert.sign(ca.key, forge.md.sha256.create());
+  cert.sign(nativeSigner(ca, cert), forge.md.sha256.create());
   return forge.pki.certificateToPem(cert);
+}
+
+const caKeys = new WeakMap<forge.pki.rsa.PrivateKey, KeyObject>();
+
+/**
+ * node-forge lays out the certificate; Node's crypto makes the RSA signature (PKCS#1 v1.5 over
+ * SHA-256, deterministic, so the bytes are exactly forge's): about 1 ms instead of forge's
+ * ~90 ms of pure JavaScript, which matters for a pattern host's leaf, signed on its first request.
+ */
+function nativeSigner(ca: LoadedCa, cert: forge.pki.Certificate): forge.pki.rsa.PrivateKey {
+  let key = caKeys.get(ca.key);
+  if (!key) caKeys.set(ca.key, key = createPrivateKey(forge.pki.privateKeyToPem(ca.key)));
+  const signer = key;
+  return {
+    // forge calls this after it has set `tbsCertificate` and fed its DER to the digest.
+    sign: () => {
+      const tbs = forge.asn1.toDer((cert as unknown as { tbsCertificate: forge.asn1.Asn1 }).tbsCertificate).getBytes();
+      return sign('sha256', Buffer.from(tbs, 'binary'), signer).toString('binary');
+    },
+  } as unknown as forge.pki.rsa.PrivateKey;
 }
 
 /** Whether a cached leaf is still good for `host` with `leafKey` at `now`. */

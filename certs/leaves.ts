@@ -6,7 +6,7 @@ import { caPaths, type LoadedCa } from './ca.js';
 import { readPrivateFile, writeAtomic } from './files.js';
 import { generateRsaKeyPem } from './keys.js';
 import { leafIsUsable, signLeaf } from './leaf.js';
-import { permits } from './name-constraints.js';
+import { isSuffixName, permits } from './name-constraints.js';
 
 /** A server certificate and the shared leaf key, both PEM. */
 export interface Leaf {
@@ -24,9 +24,9 @@ export interface PrepareStats {
 
 /**
  * Leaf certificates for a CA: one shared leaf key (never a key per host), leaves issued for
- * every hostname up front by `prepare` and cached in memory and on disk under
- * `leaves/<CA fingerprint>/<host>.pem`, so a warm start signs nothing and the request path never
- * signs or generates anything.
+ * every concrete hostname up front by `prepare`, and for hosts under a pattern's suffix when first
+ * asked (`issue`: one signature with the shared key, never a key generation); all cached in
+ * memory and on disk under `leaves/<CA fingerprint>/<host>.pem`, so a warm start signs nothing.
  */
 export class LeafCache {
   private readonly byHost = new Map<string, Leaf>();
@@ -44,12 +44,12 @@ export class LeafCache {
     return new LeafCache(ca, keyPem, forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey);
   }
 
-  /** Issues (or loads) the leaf of every host; only hosts the CA's constraints permit. */
+  /** Issues (or loads) the leaf of every host; only hosts the CA's constraints permit. `.suffix` names are skipped. */
   prepare(hosts: readonly string[], now = new Date()): PrepareStats {
     const stats: PrepareStats = { signed: 0, loaded: 0 };
     for (const raw of hosts) {
       const host = raw.toLowerCase();
-      if (this.byHost.has(host)) continue;
+      if (this.byHost.has(host) || isSuffixName(host)) continue;
       if (!permits(this.ca.permitted, host)) {
         throw new ToolbenchError('TB_ERR_CERTS', `the CA in ${this.ca.dir} does not permit ${host} (it permits ${this.ca.permitted.join(', ')})`);
       }
@@ -70,6 +70,16 @@ export class LeafCache {
   /** The prepared leaf of `host` (case-insensitive); undefined for any other host. */
   get(host: string): Leaf | undefined {
     return this.byHost.get(host.toLowerCase());
+  }
+
+  /**
+   * The leaf of `host`, issued now (from disk, or signed with the shared key) if it was not
+   * prepared: for a host under a pattern (`acme.atlassian.net`). Throws for a host the CA's
+   * constraints do not permit; the caller has already checked that a catalog entry matches it.
+   */
+  issue(host: string, now = new Date()): Leaf {
+    this.prepare([host], now);
+    return this.byHost.get(host.toLowerCase())!;
   }
 
   get hosts(): string[] {

@@ -46,11 +46,28 @@ export function permittedDnsNames(cert: forge.pki.Certificate): string[] | null 
   return names;
 }
 
-/** Whether `host` falls under a permitted DNS name (the name itself or a subdomain). */
+/**
+ * Whether `host` falls under a permitted DNS name: `api.github.com` permits itself and its
+ * subdomains; `.atlassian.net` (a host pattern's suffix) only its subdomains, as OpenSSL, Go and
+ * BoringSSL read a leading dot.
+ */
 export function permits(permitted: readonly string[], host: string): boolean {
   const lower = host.toLowerCase();
   return permitted.some((name) => {
-    const base = name.toLowerCase().replace(/^\./, '');
+    const base = name.toLowerCase();
+    if (base.startsWith('.')) return lower.endsWith(base) && lower.length > base.length;
     return lower === base || lower.endsWith(`.${base}`);
   });
+}
+
+/** Whether the constraints permit every host `name` stands for (a host, or `.suffix` for all its subdomains). */
+export function covers(permitted: readonly string[], name: string): boolean {
+  if (!name.startsWith('.')) return permits(permitted, name);
+  const lower = name.toLowerCase();
+  return permitted.some((p) => p.toLowerCase() === lower) || permits(permitted, lower.slice(1));
+}
+
+/** `.suffix` names stand for a host pattern's subdomains: they get no leaf of their own. */
+export function isSuffixName(name: string): boolean {
+  return name.startsWith('.');
 }

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadCatalog, type LoadedCatalog } from '../catalog/load.js';
+import type { NoiseEntry } from '../catalog/schema.js';
 import { loadScenarioManifest, type ScenarioManifest } from '../scenarios/manifest.js';
 import { join } from 'node:path';
 import { TOOLBENCH_ROOT } from '../catalog/paths.js';
@@ -9,6 +10,7 @@ import { ToolbenchError } from './core/errors.js';
 import { resolveFaultPlan, type ChaosLevel } from './core/fault-plan.js';
 import { LevelJournal, MemoryJournal, type Journal } from './core/journal.js';
 import { JOURNAL_FORMAT, type JournalHeader } from './core/journal-format.js';
+import type { NoiseAnswer } from './core/noise.js';
 import { World, type HostedService } from './core/world.js';
 import { serviceDefinitions } from './index.js';
 import { TOOLBENCH_VERSION } from './version.js';
@@ -37,7 +39,7 @@ export interface OpenedWorld {
 }
 
 /** Everything a world needs, read and validated before the first request: catalog, scenario, datasets. */
-export function prepareWorld(options: OpenWorldOptions): { header: JournalHeader; services: HostedService[]; catalog: LoadedCatalog; manifest: ScenarioManifest } {
+export function prepareWorld(options: OpenWorldOptions): { header: JournalHeader; services: HostedService[]; noise: NoiseAnswer[]; catalog: LoadedCatalog; manifest: ScenarioManifest } {
   const catalog = options.catalog ?? loadCatalog();
   const scenarioDir = resolve(options.scenarioDir);
   const manifest = loadScenarioManifest(scenarioDir);
@@ -74,17 +76,22 @@ export function prepareWorld(options: OpenWorldOptions): { header: JournalHeader
     scenarioDir,
     faults: resolveFaultPlan(manifest.faults, options.chaos),
   };
-  return { header, services, catalog, manifest };
+  return { header, services, noise: noiseAnswers(catalog.catalog.noise), catalog, manifest };
+}
+
+/** The catalog's `[[noise]]` entries as the world takes them. */
+export function noiseAnswers(entries: readonly NoiseEntry[]): NoiseAnswer[] {
+  return entries.map((entry) => ({ id: entry.id, hostnames: entry.hostnames, status: entry.status, contentType: entry.content_type, body: entry.body }));
 }
 
 /** Builds a world from a scenario directory, with its journal open. */
 export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld> {
-  const { header, services, catalog, manifest } = prepareWorld(options);
+  const { header, services, noise, catalog, manifest } = prepareWorld(options);
   const journal: Journal = options.journalDir
     ? await LevelJournal.create(options.journalDir, header)
     : new MemoryJournal(header);
   try {
-    const world = new World({ seed: header.seed, epochMs: Date.parse(header.epoch), tickMs: header.tickMs, services, journal, faults: header.faults });
+    const world = new World({ seed: header.seed, epochMs: Date.parse(header.epoch), tickMs: header.tickMs, services, noise, journal, faults: header.faults });
     return { world, header, catalog, manifest };
   } catch (error) {
     await journal.close();

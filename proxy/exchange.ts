@@ -12,14 +12,14 @@ export function handleRequest(ctx: ProxyContext, req: IncomingMessage, res: Serv
   const route = ctx.routes.route(session.host);
   const attribution = ctx.attribute(session.client);
   const target = originForm(req.url ?? '/');
-  if (route.kind === 'service') {
-    ctx.upstream.forward(req, res, { host: route.host, service: route.service, target, attribution });
+  if (route.kind === 'service' || route.kind === 'noise') {
+    ctx.upstream.forward(req, res, { host: route.host, service: route.kind === 'service' ? route.service : null, target, attribution });
     return;
   }
   readRequest(req, ctx.bodyLimit)
     .then((read) => ctx.upstream.refuse({
       host: route.host, method: read.method, target, headers: worldHeaders(read.headers), body: read.body,
-      oversize: read.oversize, attribution, why: route.kind === 'passthrough' ? 'passthrough-needs-connect' : 'outside-catalog',
+      oversize: read.oversize, attribution, why: route.kind === 'passthrough' ? 'passthrough-needs-connect' : route.why,
     }))
     .then((response) => writeResponse(res, response))
     .catch((error: unknown) => {

@@ -50,7 +50,7 @@ function onConnect(ctx: ProxyContext, req: IncomingMessage, socket: Socket, head
   if (route.kind === 'blocked') {
     ctx.upstream.refuse({
       host: route.host, method: 'CONNECT', target: req.url!, headers: worldHeaders(pairHeaders(req.rawHeaders)),
-      body: new Uint8Array(0), oversize: false, attribution: ctx.attribute(client), why: 'outside-catalog',
+      body: new Uint8Array(0), oversize: false, attribution: ctx.attribute(client), why: route.why,
     }).then((response) => endWithResponse(socket, response), (error: unknown) => {
       ctx.log(`refusing ${route.host} failed: ${(error as Error).message}`);
       socket.destroy();

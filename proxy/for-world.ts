@@ -18,7 +18,7 @@ export interface ServedProxy {
 /** The proxy for a catalog in front of any upstream: CA and leaves ready first, then the listeners. */
 export async function serveProxy(catalog: RouteSource, upstream: Upstream, options: ProxyServeOptions): Promise<ServedProxy> {
   const routes = new HostRoutes(catalog);
-  const certs = openCertificates(options.caDir, routes.serviceHostnames);
+  const certs = openCertificates(options.caDir, routes.tlsNames);
   const proxy = await startProxy({ ...options, routes, leaves: certs.leaves, upstream });
   return { proxy, certs };
 }

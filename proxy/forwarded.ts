@@ -21,7 +21,9 @@ export const ForwardedSchema = z.object({
   /** The proxy read more than its body limit (the body that follows is empty). */
   oversize: z.boolean(),
   /** Set when the proxy refused the request: the world journals it as blocked. */
-  refusal: z.enum(['outside-catalog', 'passthrough-needs-connect']).nullable(),
+  refusal: z.enum(['outside-catalog', 'passthrough-needs-connect', 'cloud-metadata']).nullable(),
+  /** A noise host: the world answers by host (its `[[noise]]`), not as the port's service. */
+  noise: z.boolean(),
 }).strict();
 export type Forwarded = z.infer<typeof ForwardedSchema> & { headers: RawHeaders; attribution: Attribution };
 

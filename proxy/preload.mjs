@@ -2,13 +2,24 @@
 //
 // Node 20 ignores HTTPS_PROXY in global fetch and in http/https. This preload routes both through
 // the toolbench proxy named by HTTPS_PROXY (HTTP_PROXY for plain http), with CONNECT, sending
-// the URL's userinfo as Proxy-Authorization (the attribution credential). NO_PROXY is honoured
-// as usual. The CA is trusted separately, with NODE_EXTRA_CA_CERTS.
+// the URL's userinfo as Proxy-Authorization (the attribution credential). Loopback targets
+// (localhost, 127.0.0.0/8, ::1) always go direct, and so does whatever NO_PROXY names. The CA is
+// trusted separately, with NODE_EXTRA_CA_CERTS. What it catches (docs/proxy.md):
+//
+// - global fetch: undici's global dispatcher;
+// - http.globalAgent and https.globalAgent: separate proxy agents, constructible without
+//   arguments (Node builds `new globalAgent.constructor()` for a request with `agent: false`, as
+//   superagent sends);
+// - Agents a library made itself (stripe-node's keep-alive https.Agent, made at load): a request
+//   whose agent would connect directly (a plain http.Agent or https.Agent, or a subclass that
+//   keeps their connection code) gets the proxy agent instead; http(s).request and .get are
+//   wrapped for that. Agents with their own connection code (another proxy agent) are left alone.
 //
 // It fails closed: loaded without a proxy URL, it stops the process rather than let traffic
 // go out directly. Plain JavaScript on purpose: it runs in every child process without a loader.
 import http from 'node:http';
 import https from 'node:https';
+import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import tls from 'node:tls';
 import { EnvHttpProxyAgent, setGlobalDispatcher } from 'undici';
@@ -16,7 +27,8 @@ import { EnvHttpProxyAgent, setGlobalDispatcher } from 'undici';
 const env = process.env;
 const httpsProxy = env.HTTPS_PROXY || env.https_proxy || '';
 const httpProxy = env.HTTP_PROXY || env.http_proxy || httpsProxy;
-const noProxy = env.NO_PROXY ?? env.no_proxy ?? '';
+// Loopback never goes through the proxy (the world's plain ports, a local test host, the proxy itself).
+const noProxy = [env.NO_PROXY ?? env.no_proxy ?? '', 'localhost', '127.0.0.1', '::1'].filter(Boolean).join(',');
 if (!httpsProxy) {
   process.stderr.write('toolbench preload: HTTPS_PROXY is not set; refusing to run without the proxy (see docs/proxy.md)\n');
   process.exit(78);
@@ -25,7 +37,8 @@ if (!httpsProxy) {
 // Global fetch (Node's bundled undici reads this dispatcher).
 setGlobalDispatcher(new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy }));
 
-const bypassed = noProxyMatcher(noProxy);
+const noProxyNamed = noProxyMatcher(noProxy);
+const bypassed = (host, port) => isLoopback(host) || noProxyNamed(host, port);
 
 /** Opens a CONNECT tunnel to host:port through `proxyUrl`; calls back with the raw socket. */
 function tunnel(proxyUrl, host, port, callback) {
@@ -71,8 +84,13 @@ function tunnel(proxyUrl, host, port, callback) {
   socket.on('data', onData);
 }
 
-// http and https: global agents whose connections are CONNECT tunnels through the proxy.
+// http and https: separate agents whose connections are CONNECT tunnels through the proxy. Both
+// construct without arguments, as Node does for `agent: false` (`new globalAgent.constructor()`).
 class TunnelHttpsAgent extends https.Agent {
+  constructor(options = {}) {
+    super(options);
+  }
+
   createConnection(options, callback) {
     if (bypassed(options.host, options.port)) return tls.connect(options);
     tunnel(httpsProxy, options.host, options.port ?? 443, (error, socket) => {
@@ -85,6 +103,10 @@ class TunnelHttpsAgent extends https.Agent {
 }
 
 class TunnelHttpAgent extends http.Agent {
+  constructor(options = {}) {
+    super(options);
+  }
+
   createConnection(options, callback) {
     if (bypassed(options.host, options.port)) return net.connect(options);
     tunnel(httpProxy, options.host, options.port ?? 80, (error, socket) => {
@@ -96,8 +118,52 @@ class TunnelHttpAgent extends http.Agent {
   }
 }
 
-https.globalAgent = new TunnelHttpsAgent({ keepAlive: true });
-http.globalAgent = new TunnelHttpAgent({ keepAlive: true });
+const proxyHttpsAgent = new TunnelHttpsAgent({ keepAlive: true });
+const proxyHttpAgent = new TunnelHttpAgent({ keepAlive: true });
+https.globalAgent = proxyHttpsAgent;
+http.globalAgent = proxyHttpAgent;
+
+// Agents a library made itself: one that would connect directly (Node's own connection code) is
+// swapped for the proxy agent of its kind; one with connection code of its own is left alone.
+const directHttpsConnection = https.Agent.prototype.createConnection;
+const directHttpConnection = http.Agent.prototype.createConnection;
+const directSocket = http.Agent.prototype.createSocket;
+
+function proxyAgentFor(agent) {
+  if (!agent || typeof agent !== 'object' || agent instanceof TunnelHttpsAgent || agent instanceof TunnelHttpAgent) return agent;
+  if (agent.createSocket !== directSocket) return agent;
+  if (agent instanceof https.Agent) return agent.createConnection === directHttpsConnection ? proxyHttpsAgent : agent;
+  if (agent instanceof http.Agent) return agent.createConnection === directHttpConnection ? proxyHttpAgent : agent;
+  return agent;
+}
+
+/** `request(url?, options?, callback?)` with the options' agent swapped (the caller's object is never changed). */
+function withProxyAgent(original) {
+  return function request(...args) {
+    const at = typeof args[0] === 'string' || args[0] instanceof URL ? 1 : 0;
+    const options = args[at];
+    if (options && typeof options === 'object' && 'agent' in options) {
+      const agent = proxyAgentFor(options.agent);
+      if (agent !== options.agent) args[at] = { ...options, agent };
+    }
+    return original.apply(this, args);
+  };
+}
+
+for (const module of [http, https]) {
+  // get() calls the module's own request, not the export: wrap both.
+  module.request = withProxyAgent(module.request);
+  module.get = withProxyAgent(module.get);
+}
+// `import { request } from 'node:https'` sees the wrapped functions too.
+syncBuiltinESMExports();
+
+/** localhost (and its subdomains), 127.0.0.0/8 and ::1, with or without brackets. */
+function isLoopback(host) {
+  const name = String(host ?? '').toLowerCase().replace(/^\[|\]$/g, '');
+  return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)
+    || /^::ffff:127\./.test(name);
+}
 
 /** NO_PROXY semantics as curl and undici read them: `*`, host names (and their subdomains), host:port. */
 function noProxyMatcher(value) {

@@ -49,7 +49,8 @@ export function remoteUpstream(options: RemoteUpstreamOptions): Upstream {
   const firstService = Object.values(options.services)[0];
   return {
     forward(req, res, to) {
-      const target = options.services[to.service];
+      // A noise host goes to any port, flagged: the world answers it by host.
+      const target = to.service === null ? firstService : options.services[to.service];
       if (!target) {
         res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8' });
         res.end(`toolbench proxy: the world serves no service ${to.service}\n`);
@@ -57,7 +58,7 @@ export function remoteUpstream(options: RemoteUpstreamOptions): Upstream {
       }
       const forwarded: Forwarded = {
         host: to.host, method: req.method ?? 'GET', target: to.target, headers: worldHeaders(pairHeaders(req.rawHeaders)),
-        attribution: to.attribution, oversize: false, refusal: null,
+        attribution: to.attribution, oversize: false, refusal: null, noise: to.service === null,
       };
       forwarding.set(req, forwarded);
       // http-proxy sends Node's lower-cased header object and a normalised path; the world journals
@@ -74,7 +75,7 @@ export function remoteUpstream(options: RemoteUpstreamOptions): Upstream {
       if (!firstService) return Promise.reject(new Error('the world serves no service to journal through'));
       const forwarded: Forwarded = {
         host: request.host, method: request.method, target: request.target, headers: request.headers,
-        attribution: request.attribution, oversize: request.oversize, refusal: request.why,
+        attribution: request.attribution, oversize: request.oversize, refusal: request.why, noise: false,
       };
       return send(firstService, agent, forwarded, request.body, options.secret);
     },

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { ServiceEntry } from '../catalog/schema.js';
 import { createAdminHandler, newAdminToken, withAdminToken, type AdminRoutes } from '../mocks/core/admin.js';
+import { isHostPattern } from '../mocks/core/hosts.js';
 import type { World } from '../mocks/core/world.js';
 import { listen, listenService, type Listening } from './service-listener.js';
 
@@ -40,7 +41,9 @@ export async function serveWorld(world: World, services: readonly ServiceEntry[]
     const byService: Record<string, Listening> = {};
     for (const entry of services) {
       const port = options.ports === 'catalog' ? entry.port : 0;
-      byService[entry.id] = await listenService(world, entry.id, entry.hostnames[0]!, { host, port, forwardSecret: options.forwardSecret });
+      // Journaled under the first concrete hostname (a pattern only when the service has no other).
+      const hostname = entry.hostnames.find((name) => !isHostPattern(name)) ?? entry.hostnames[0]!;
+      byService[entry.id] = await listenService(world, entry.id, hostname, { host, port, forwardSecret: options.forwardSecret });
       opened.push(byService[entry.id]!);
     }
     // A split proxy finds the service ports here (remote-world.ts).

@@ -65,7 +65,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     log: options.log ?? ((message) => process.stderr.write(`toolbench proxy: ${message}\n`)),
   };
   // Build every TLS context now: the request path never signs or parses a certificate.
-  for (const hostname of options.routes.serviceHostnames) {
+  for (const hostname of options.routes.tlsNames.filter((name) => !name.startsWith('.'))) {
     if (!ctx.contexts.get(hostname)) throw new Error(`no leaf certificate prepared for ${hostname}`);
   }
   const opened: Listening[] = [];

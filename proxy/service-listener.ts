@@ -87,7 +87,7 @@ function serve(world: World, service: string, hostname: string, req: IncomingMes
     body: read.body, oversize: read.oversize || forwarded.oversize, attribution: forwarded.attribution,
   };
   if (forwarded.refusal) return world.recordBlocked(request, blockedResponse(forwarded.host, forwarded.refusal));
-  return world.dispatch({ ...request, service });
+  return world.dispatch({ ...request, service: forwarded.noise ? null : service });
 }
 
 /**

@@ -2,12 +2,17 @@ import { createSecureContext, TLSSocket, type SecureContext } from 'node:tls';
 import type { Socket } from 'node:net';
 import type { Leaf } from '../certs/leaves.js';
 
-/** Where leaves come from: the certs/ cache, prepared before the proxy listens. */
+/** Where leaves come from: the certs/ cache, concrete hosts prepared before the proxy listens. */
 export interface LeafSource {
   get(host: string): Leaf | undefined;
+  /** A leaf for a host under a catalog pattern, issued when first asked (signed, never a new key). */
+  issue?(host: string): Leaf;
 }
 
-/** One TLS context per hostname, built on first use from its pre-issued leaf and kept. */
+/**
+ * One TLS context per hostname, built on first use from its leaf and kept. Callers ask only for
+ * hosts the routes matched to a catalog entry, so issuing for a pattern host is safe here.
+ */
 export class SecureContexts {
   private readonly byHost = new Map<string, SecureContext>();
 
@@ -16,7 +21,14 @@ export class SecureContexts {
   get(host: string): SecureContext | undefined {
     const cached = this.byHost.get(host);
     if (cached) return cached;
-    const leaf = this.leaves.get(host);
+    let leaf = this.leaves.get(host);
+    if (!leaf && this.leaves.issue) {
+      try {
+        leaf = this.leaves.issue(host);
+      } catch {
+        return undefined; // not permitted by the CA: the caller refuses the host
+      }
+    }
     if (!leaf) return undefined;
     const context = createSecureContext({ key: leaf.keyPem, cert: leaf.certPem });
     this.byHost.set(host, context);

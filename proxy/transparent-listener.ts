@@ -36,7 +36,7 @@ export function createTransparentServer(ctx: ProxyContext): Server {
 
 function route(ctx: ProxyContext, socket: Socket, sni: string, hello: Buffer): void {
   const route = ctx.routes.route(sni);
-  if (route.kind === 'service') {
+  if (route.kind === 'service' || route.kind === 'noise') {
     const context = ctx.contexts.get(route.host);
     if (!context) {
       ctx.log(`no certificate prepared for ${route.host}`);
@@ -53,7 +53,7 @@ function route(ctx: ProxyContext, socket: Socket, sni: string, hello: Buffer): v
   }
   ctx.upstream.refuse({
     host: route.host, method: 'CONNECT', target: `${route.host}:443`, headers: [], body: new Uint8Array(0),
-    oversize: false, attribution: ctx.attribute(null), why: 'outside-catalog',
+    oversize: false, attribution: ctx.attribute(null), why: route.why,
   }).then(() => socket.end(UNRECOGNIZED_NAME_ALERT), (error: unknown) => {
     ctx.log(`refusing ${route.host} failed: ${(error as Error).message}`);
     socket.destroy();

@@ -6,14 +6,15 @@ import type { RawHeaders, WrittenResponse } from './http-exchange.js';
 export interface ForwardTarget {
   /** The hostname the client addressed (from CONNECT, SNI, the absolute URL or Host). */
   host: string;
-  service: string;
+  /** The catalog service; null for a noise host (the world answers it from the catalog's `[[noise]]`). */
+  service: string | null;
   /** Origin-form target, exactly as sent (`/path?query`). */
   target: string;
   attribution: Attribution;
 }
 
 /** Why a request was refused (blocked.ts words the 403 for each). */
-export type Refusal = 'outside-catalog' | 'passthrough-needs-connect';
+export type Refusal = 'outside-catalog' | 'passthrough-needs-connect' | 'cloud-metadata';
 
 /** A request the proxy refuses: journaled as blocked, answered with the 403. */
 export interface RefusedRequest {

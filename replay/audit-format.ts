@@ -11,7 +11,7 @@ export function formatAudit(audit: Audit, c: ChalkInstance): string {
   const lines = [
     `${c.bold('audit')} ${audit.journal} (${audit.scenario}, seed ${audit.seed})`,
     `  api_calls ${c.bold(String(t.api_calls))}   mcp_bypass ${bypass}   startup ${t.startup}   blocked ${t.blocked}   ` +
-      `(${t.requests} requests, ${t.resets} reset${t.resets === 1 ? '' : 's'}, ${t.errors} error responses, ${t.faults} injected fault${t.faults === 1 ? '' : 's'})`,
+      `(${t.requests} requests, ${t.resets} reset${t.resets === 1 ? '' : 's'}, ${t.errors} error responses, ${t.faults} injected fault${t.faults === 1 ? '' : 's'}, ${t.noise} noise)`,
     '',
     c.bold('by attribution'),
     ...table(['attribution', 'requests'], Object.entries(audit.byAttribution).filter(([, n]) => n > 0)),

@@ -9,6 +9,8 @@ import type { JournalSource } from './source.js';
  * - `api_calls`: every request except `startup` ones (blocked egress included: the agent tried).
  * - `mcp_bypass`: `direct` requests, made around the MCP servers.
  * - `unattributed`: requests on the plain per-service ports, where no proxy attributes them.
+ * Noise (telemetry and update checks the catalog's `[[noise]]` answered) is no request: it is
+ * counted apart, in `totals.noise`, and never in `api_calls` or `mcp_bypass`.
  */
 export interface AuditCounts {
   requests: number;
@@ -44,7 +46,7 @@ export interface Audit {
   scenario: string;
   seed: number;
   /** `faults`: exchanges the fault plan answered instead of the service (latency alone is not one). */
-  totals: AuditCounts & { resets: number; faults: number };
+  totals: AuditCounts & { resets: number; faults: number; noise: number };
   byAttribution: Record<AttributionCategory, number>;
   byService: Record<string, AuditCounts>;
   endpoints: EndpointRow[];
@@ -71,7 +73,7 @@ function count(into: AuditCounts, entry: JournalEntry): void {
 }
 
 export async function auditJournal(journal: JournalSource, options: { routes?: RouteResolver } = {}): Promise<Audit> {
-  const totals = { ...zero(), resets: 0, faults: 0 };
+  const totals = { ...zero(), resets: 0, faults: 0, noise: 0 };
   const byAttribution: Record<AttributionCategory, number> = { mcp: 0, direct: 0, startup: 0, blocked: 0, unattributed: 0 };
   const byService = new Map<string, AuditCounts>();
   const endpoints = new Map<string, EndpointRow>();
@@ -86,6 +88,10 @@ export async function auditJournal(journal: JournalSource, options: { routes?: R
   for await (const entry of journal.entries()) {
     if (entry.kind === 'reset') {
       totals.resets += 1;
+      continue;
+    }
+    if (entry.kind === 'noise') {
+      totals.noise += 1;
       continue;
     }
     count(totals, entry);

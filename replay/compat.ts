@@ -1,4 +1,5 @@
 import type { LoadedCatalog } from '../catalog/load.js';
+import { HostTable } from '../mocks/core/hosts.js';
 import { ToolbenchError, type ToolbenchErrorCode } from '../mocks/core/errors.js';
 import type { JournalHeader } from '../mocks/core/journal-format.js';
 import type { ScenarioManifest } from '../scenarios/manifest.js';
@@ -98,20 +99,25 @@ function datasetCheck(header: JournalHeader, now: CurrentSetup): CompatCheck {
  * A catalog change matters only if a host the journal used is now served by another service
  * (or none); new services, ports or MCP endpoints do not change a response byte.
  */
+const NOISE = '\0noise';
+
 async function catalogCheck(journal: JournalSource, catalog: LoadedCatalog): Promise<CompatCheck> {
   const header = journal.header;
   if (catalog.hash === header.catalogHash) return { name: 'catalog', status: 'ok', message: 'catalog unchanged' };
-  const serviceOf = new Map<string, string>();
-  for (const service of catalog.catalog.services) for (const host of service.hostnames) serviceOf.set(host.toLowerCase(), service.id);
+  // Resolved as the world resolves them (host patterns included); noise hosts answer as `noise`.
+  const hosts = new HostTable<string>([
+    ...catalog.catalog.services.flatMap((service) => service.hostnames.map((host) => ({ host, value: service.id }))),
+    ...catalog.catalog.noise.flatMap((noise) => noise.hostnames.map((host) => ({ host, value: NOISE }))),
+  ]);
   const seen = new Set<string>();
   const moved: string[] = [];
+  const says = (who: string | null) => who === NOISE ? 'answered as noise' : who ? `served by ${who}` : 'outside the catalog';
   for await (const entry of journal.entries()) {
-    if (entry.kind !== 'http' || seen.has(entry.host)) continue;
+    if (entry.kind === 'reset' || seen.has(entry.host)) continue;
     seen.add(entry.host);
-    const now = serviceOf.get(entry.host) ?? null;
-    if (now !== entry.service) {
-      moved.push(`${entry.host} (seq ${entry.seq}) was ${entry.service ? `served by ${entry.service}` : 'outside the catalog'}, now ${now ? `by ${now}` : 'outside the catalog'}`);
-    }
+    const was = entry.kind === 'noise' ? NOISE : entry.service;
+    const now = hosts.resolve(entry.host)?.value ?? null;
+    if (now !== was) moved.push(`${entry.host} (seq ${entry.seq}) was ${says(was)}, now ${says(now).replace('served ', '')}`);
   }
   if (moved.length === 0) {
     return { name: 'catalog', status: 'note', message: `catalog changed since recording (${short(header.catalogHash)} → ${short(catalog.hash)}), but every host the journal used is served by the same service` };

@@ -67,6 +67,7 @@ function logicalTime(iso: string): string {
 
 function attributionCell(entry: JournalEntry, c: ChalkInstance): string {
   if (entry.kind === 'reset') return c.cyan('reset');
+  if (entry.kind === 'noise') return c.dim(fit('noise', WIDTHS[2]!));
   const label = fit(attributionLabel(entry.attribution), WIDTHS[2]!);
   switch (entry.attribution?.kind) {
     case 'direct': return c.red(label);

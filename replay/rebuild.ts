@@ -5,6 +5,7 @@ import { prepareWorld } from '../mocks/build.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import type { JournalEntry, JournalHeader, McpRecord } from '../mocks/core/journal-format.js';
 import type { Journal } from '../mocks/core/journal.js';
+import type { NoiseAnswer } from '../mocks/core/noise.js';
 import { World, type HostedService, type WorldRequest } from '../mocks/core/world.js';
 import { TOOLBENCH_VERSION } from '../mocks/version.js';
 import { checkCompatibility, enforce, type CompatCheck } from './compat.js';
@@ -34,12 +35,14 @@ export interface HandlerErrors {
  * A fresh world for `header` from these hosted services: the journal's seed, epoch, tick and fault
  * plan. Its listeners never wait: latency and timeouts are answered at once (docs/faults.md).
  */
-export function freshWorld(header: JournalHeader, services: readonly HostedService[], errors: HandlerErrors = { count: 0, first: null }): World {
+export function freshWorld(header: JournalHeader, services: readonly HostedService[], errors: HandlerErrors = { count: 0, first: null },
+  noise: readonly NoiseAnswer[] = []): World {
   return new World({
     seed: header.seed,
     epochMs: Date.parse(header.epoch),
     tickMs: header.tickMs,
     services,
+    noise,
     journal: new NullJournal(header),
     faults: header.faults,
     latency: 'skip',
@@ -90,5 +93,5 @@ export async function rebuildWorld(journal: JournalSource, options: RebuildOptio
     baselines: prepared.header.baselines ?? {},
   }), options.allowMismatch ?? false);
   const handlerErrors: HandlerErrors = { count: 0, first: null };
-  return { world: freshWorld(header, prepared.services, handlerErrors), checks, handlerErrors };
+  return { world: freshWorld(header, prepared.services, handlerErrors, prepared.noise), checks, handlerErrors };
 }

@@ -7,6 +7,14 @@ import { ToolbenchError } from '../mocks/core/errors.js';
 import { FaultRuleSchema } from '../mocks/core/fault-plan.js';
 import { ExpectSchema, OracleSchema } from './expectations.js';
 
+/** One service's credential: a string, or a table of named strings. */
+export const CredentialSchema = z.union([
+  z.string().min(1),
+  z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a field name such as key_id'), z.string().min(1))
+    .refine((table) => Object.keys(table).length > 0, 'a credential table needs at least one field'),
+]);
+export type Credential = z.infer<typeof CredentialSchema>;
+
 /** `scenario.toml`: what a scenario is and how its world starts. */
 export const ScenarioManifestSchema = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9/_-]*$/, 'must be lower case path-like, e.g. example/github/basic'),
@@ -20,10 +28,12 @@ export const ScenarioManifestSchema = z.object({
   /** Logical milliseconds each request advances the clock. */
   tick_ms: z.number().int().positive().default(1000),
   /**
-   * The credential each service's MCP endpoint acts with (`{{credential}}` in the catalog's env),
-   * by service id: e.g. a GitHub token of one of the dataset's users.
+   * The credential each service's MCP endpoint acts with, by service id: a string (a GitHub
+   * token of one of the dataset's users; `{{credential}}` in the catalog's env), or a table of
+   * strings for services that need several values (`aws = { key_id = "…", secret = "…" }`;
+   * `{{credential.key_id}}`).
    */
-  credentials: z.record(z.string().min(1)).default({}),
+  credentials: z.record(CredentialSchema).default({}),
   expect: ExpectSchema.default({}),
   /** A trial fails when any API call bypassed MCP (`mcp_bypass > 0`), as with `record --strict`. */
   strict: z.boolean().default(false),

@@ -1,10 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { caTrustEnvironment } from '../certs/index.js';
 import { startStack } from '../catalog/stack.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import type { ChaosLevel } from '../mocks/core/fault-plan.js';
-import { proxyEnvironment } from '../proxy/child-env.js';
+import { childEnvironment } from '../proxy/child-env.js';
 import { resolveAgentCommand, runAgent, type AgentRun } from './agent-process.js';
 import { builtInAgentCommand, type BuiltInAgent } from './agents/index.js';
 import type { TrialResult } from './grade/result.js';
@@ -93,13 +92,10 @@ export async function recordTrial(options: RecordOptions): Promise<RecordedTrial
       writeFileSync(agentInstruction, instruction);
       const answerPath = join(outDir, 'answer.txt');
       const agentName = typeof options.agent === 'string' ? options.agent : options.agent.command.join(' ');
-      const proxyEnv = proxyEnvironment(proxy.proxy.url);
       const env: Record<string, string> = {
         ...inherited,
-        ...proxyEnv,
-        // The preload joins the caller's own Node options rather than replacing them.
-        NODE_OPTIONS: [process.env.NODE_OPTIONS, proxyEnv.NODE_OPTIONS].filter(Boolean).join(' '),
-        ...caTrustEnvironment(proxy.certs.ca),
+        // No credential: the agent's own API calls are `direct`. The preload joins the caller's Node options.
+        ...childEnvironment({ proxyUrl: proxy.proxy.url, ca: proxy.certs.ca, nodeOptions: process.env.NODE_OPTIONS }),
         TOOLBENCH_OUT: outDir,
         TOOLBENCH_MCP_CONFIG: mcpPath,
         TOOLBENCH_INSTRUCTION: instruction,

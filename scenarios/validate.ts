@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { endpointTemplates, placeholderProblems } from '../catalog/env-template.js';
 import { loadCatalog, type LoadedCatalog } from '../catalog/load.js';
 import { DEFAULT_SNAPSHOT_DIR, readSnapshots } from '../catalog/snapshots.js';
 import { prepareWorld } from '../mocks/build.js';
@@ -62,6 +63,12 @@ export function checkScenario(dir: string, catalog: LoadedCatalog = loadCatalog(
     else if (!manifest.services.includes(endpoint.service)) problems.push(`${manifestPath}: field oracle.calls[${i}].endpoint: "${call.endpoint}" serves ${endpoint.service}, which the scenario's services do not list`);
     else if (tools.has(call.endpoint) && !tools.get(call.endpoint)!.has(call.tool)) problems.push(`${manifestPath}: field oracle.calls[${i}].tool: ${call.endpoint} has no tool "${call.tool}"`);
   });
+  // Each endpoint's templates take the scenario's credential as it is written (string or table).
+  for (const endpoint of catalog.catalog.endpoints.filter((e) => manifest.services.includes(e.service))) {
+    for (const problem of placeholderProblems(endpointTemplates(endpoint), 'credential', manifest.credentials[endpoint.service])) {
+      problems.push(`${manifestPath}: field credentials.${endpoint.service}: catalog ${problem}`);
+    }
+  }
   for (const [i, e] of manifest.expect.state.entries()) {
     if (!manifest.services.includes(e.service)) problems.push(`${manifestPath}: field expect.state[${i}].service: "${e.service}" is not one of the scenario's services`);
   }

@@ -51,7 +51,7 @@ async function recordTrial(): Promise<string> {
 
 function checkAudit(t: import('ava').ExecutionContext, audit: Audit) {
   t.deepEqual(audit.totals, {
-    requests: 13, api_calls: 10, mcp: 5, mcp_bypass: 2, startup: 3, blocked: 1, unattributed: 2, errors: 2, resets: 1, faults: 0,
+    requests: 13, api_calls: 10, mcp: 5, mcp_bypass: 2, startup: 3, blocked: 1, unattributed: 2, errors: 2, resets: 1, faults: 0, noise: 0,
   });
   t.deepEqual(audit.byAttribution, { mcp: 5, direct: 2, startup: 3, blocked: 1, unattributed: 2 });
   t.deepEqual(Object.keys(audit.byService), ['(none)', 'counter']);

@@ -10,6 +10,7 @@ import { CallTracker } from '../mocks/core/attribution.js';
 import { MemoryJournal } from '../mocks/core/journal.js';
 import type { McpRecord } from '../mocks/core/journal-format.js';
 import { testHeader } from './helpers/journal.js';
+import { PRELOAD_PATH } from '../proxy/preload-path.js';
 
 const probe = EndpointEntrySchema.parse({
   id: 'probe', service: 'counter', kind: 'native', reach: 'base-url', bridge_port: 1,
@@ -26,7 +27,7 @@ async function startProbe() {
   const crashes: string[] = [];
   const endpoint = await RunningEndpoint.start({
     endpoint: probe, credential: 'secret-token', tracker, mcpLog: new McpLog(journal, () => 0), stderr,
-    network: { proxyUrl: 'http://probe:cred@127.0.0.1:9', caPath: '/nonexistent/ca.pem', preloadPath: '/nonexistent/preload.mjs', serviceUrl: 'http://127.0.0.1:9' },
+    network: { proxyUrl: 'http://probe:cred@127.0.0.1:9', caPath: '/nonexistent/ca.pem', bundlePath: '/nonexistent/ca-bundle.pem', preloadPath: PRELOAD_PATH, serviceUrl: 'http://127.0.0.1:9' },
     onCrash: (id) => crashes.push(id),
   });
   const records = async () => { await journal.flush(); const out: McpRecord[] = []; for await (const r of journal.mcpRecords()) out.push(r); return out; };
@@ -43,7 +44,8 @@ test('a native server starts with exactly the environment we give it, and its st
   t.false(keys.includes('TOOLBENCH_TEST_PARENT_SECRET'));
   t.true(keys.includes('PROBE_TOKEN'));
   t.true(keys.includes('NODE_EXTRA_CA_CERTS'));
-  const allowed = new Set(['PATH', 'HOME', 'LANG', 'TMPDIR', 'TZ', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'REQUESTS_CA_BUNDLE', 'PROBE_TOKEN', 'PROBE_URL']);
+  const allowed = new Set(['PATH', 'HOME', 'LANG', 'TMPDIR', 'TZ', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE',
+    'HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy', 'NO_PROXY', 'no_proxy', 'NODE_OPTIONS', 'PROBE_TOKEN', 'PROBE_URL']);
   t.deepEqual(keys.filter((key) => !allowed.has(key)), []);
   t.regex(log(), /probe server starting/);
   const all = await records();

@@ -54,7 +54,7 @@ test('duplicate ids, ports and hostnames are refused with the clashing entry', (
   const error = t.throws(() => parseToml('dup.toml', text, CatalogSchema));
   t.regex(error!.message, /line 8, field services\[1\]\.id: id a is already used by services\[0\]/);
   t.regex(error!.message, /line 11, field services\[1\]\.port: port 9000 is already used by services\[0\]/);
-  t.regex(error!.message, /field services\[1\]\.hostnames\[0\]: hostname a\.test is already used/);
+  t.regex(error!.message, /field services\[1\]\.hostnames\[0\]: hostname a\.test is already claimed by services\[0\]/);
 });
 
 test('unknown keys are refused rather than silently ignored', (t) => {

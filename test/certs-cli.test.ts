@@ -2,6 +2,8 @@ import test from 'ava';
 import { chmodSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadCatalog } from '../catalog/load.js';
+import { HostRoutes } from '../proxy/routes.js';
 import { exampleToken, startProxiedWorld, testCaDir } from './helpers/proxy.js';
 import { ROOT, run } from './helpers/proxy-processes.js';
 
@@ -13,10 +15,14 @@ test('toolbench certs init creates the CA once (0600 key, catalog hosts only), t
   const first = await toolbench(['certs', 'init', '--dir', dir, '--json']);
   t.is(first.code, 0, first.stderr);
   const made = JSON.parse(first.stdout);
-  t.like(made, { ca: join(dir, 'ca.pem'), key: join(dir, 'ca-key.pem'), created: true, permitted: ['api.github.com'], leaves: { signed: 1, loaded: 0 } });
+  // Every concrete catalog host gets its leaf now; host patterns are permitted by their suffix (`.x.y`).
+  const names = new HostRoutes(loadCatalog().catalog).tlsNames;
+  const concrete = names.filter((name) => !name.startsWith('.'));
+  t.true(concrete.includes('api.github.com') && names.includes('.in.applicationinsights.azure.com'));
+  t.like(made, { ca: join(dir, 'ca.pem'), key: join(dir, 'ca-key.pem'), created: true, permitted: [...names].sort(), leaves: { signed: concrete.length, loaded: 0 } });
   t.is(statSync(made.key).mode & 0o777, 0o600);
   const again = JSON.parse((await toolbench(['certs', 'init', '--dir', dir, '--json'])).stdout);
-  t.like(again, { created: false, fingerprint: made.fingerprint, leaves: { signed: 0, loaded: 1 } });
+  t.like(again, { created: false, fingerprint: made.fingerprint, leaves: { signed: 0, loaded: concrete.length } });
   const forced = JSON.parse((await toolbench(['certs', 'init', '--dir', dir, '--force', '--json'])).stdout);
   t.like(forced, { created: true });
   t.not(forced.fingerprint, made.fingerprint);

@@ -14,6 +14,7 @@ import { MemoryJournal } from '../mocks/core/journal.js';
 import { fcOptions, fuzzTimeout } from './helpers/fuzz.js';
 import { guardNetwork, type NetGuard } from './helpers/proxy-net-guard.js';
 import { testHeader } from './helpers/journal.js';
+import { PRELOAD_PATH } from '../proxy/preload-path.js';
 
 // Broken JSON-RPC and broken Streamable HTTP at an MCP bridge (in front of the probe server):
 // invalid JSON, JSON that is not JSON-RPC, wrong types, unknown methods and tools, batches, deep
@@ -49,7 +50,7 @@ test.before(async () => {
   const journal = new MemoryJournal(testHeader());
   endpoint = await RunningEndpoint.start({
     endpoint: probeEntry, credential: 'secret-token', tracker: new CallTracker(), mcpLog: new McpLog(journal, () => 0), stderr: new PassThrough().resume(),
-    network: { proxyUrl: 'http://probe:cred@127.0.0.1:9', caPath: '/nonexistent/ca.pem', preloadPath: '/nonexistent/preload.mjs', serviceUrl: 'http://127.0.0.1:9' },
+    network: { proxyUrl: 'http://probe:cred@127.0.0.1:9', caPath: '/nonexistent/ca.pem', bundlePath: '/nonexistent/ca-bundle.pem', preloadPath: PRELOAD_PATH, serviceUrl: 'http://127.0.0.1:9' },
     onCrash: (id) => crashes.push(id),
   });
   bridge = await serveBridge(endpoint, { port: 0 });

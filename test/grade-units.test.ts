@@ -71,3 +71,21 @@ test('case-insensitive regexes, $all, and dotted volatile fields', (t) => {
   t.like(gradeState([], before, after, { svc: { pulls: ['head.sha'] } }), { unintended_changes: 0 });
   t.like(gradeState([], before, { svc: { pulls: { p: { head: { sha: 'b', ref: 'g' }, title: 't' } } } }, { svc: { pulls: ['head.sha'] } }), { unintended_changes: 1 });
 });
+
+test('noise entries (telemetry, update checks) count in neither api_calls nor mcp_bypass, and match no call expectation', (t) => {
+  const scenario = ScenarioManifestSchema.parse({
+    id: 'x/y', group: 'code', services: ['svc'], epoch: '2025-01-01T00:00:00Z',
+    expect: { forbidden_calls: [{ method: 'POST', host: 'api.agnost.ai' }] },
+  });
+  const entry = (seq: number, kind: 'http' | 'noise', host: string, attribution: 'mcp' | 'direct'): JournalEntry => ({
+    seq, time: '2025-01-01T00:00:00.000Z', kind, service: kind === 'http' ? 'svc' : null, host, method: 'POST', target: '/e', operation: null,
+    request: { headers: [], body: new Uint8Array(0), oversize: false }, response: { status: 200, headers: [], body: new Uint8Array(0) },
+    attribution: { kind: attribution, client: null, endpoint: null, tool: null, callId: null }, fault: null,
+  });
+  const result = gradeTrial({
+    scenario, seed: 1, agent: 'nop', initial, final: initial, volatile: {}, mcp: [],
+    entries: [entry(1, 'http', 'svc.test', 'mcp'), entry(2, 'noise', 'api.agnost.ai', 'mcp'), entry(3, 'noise', 'api.agnost.ai', 'direct'), entry(4, 'http', 'svc.test', 'direct')],
+    answer: null, agentOutput: '', agentExit: { code: 0, signal: null }, interrupted: false,
+  });
+  t.like(result, { api_calls: 2, mcp_bypass: 1, forbidden_calls_ok: true, world_requests: 4 });
+});

@@ -69,6 +69,10 @@ async function traffic(t: import('ava').ExecutionContext, proxyWithCredential: s
       '-d', JSON.stringify({ title: 'A long one', body: 'x'.repeat(3000) }), 'https://api.github.com/repos/acme/widgets/issues']],
     ['curl', ['-sS', '-x', proxyWithCredential, '--cacert', ca, 'https://example.com/']],
     ['curl', ['-sS', '-x', proxyWithCredential, '-d', 'a=1', 'http://example.com/form']],
+    // Noise (answered by the world from the catalog) and a cloud-metadata probe (a fast 404).
+    ['curl', ['-sS', '-x', proxyWithCredential, '--cacert', ca, '-d', '{"e":1}', 'https://api.agnost.ai/api/v1/capture-event']],
+    ['curl', ['-sS', '-x', proxyWithCredential, '--cacert', ca, 'https://registry.npmjs.org/@zereight%2fmcp-gitlab']],
+    ['curl', ['-sS', '-x', proxyWithCredential, 'http://169.254.169.254/latest/meta-data/']],
     ['curl', ['-sS', '-x', proxy, '--cacert', ca, 'https://api.github.com/repos/acme/widgets//issues//1']],
     // Transparent TLS, as a client whose DNS maps the hostnames to the proxy sees it.
     ['curl', ['-sS', '--cacert', ca, '--connect-to', `api.github.com:443:127.0.0.1:${tls}`, ...auth, 'https://api.github.com/repos/acme/widgets']],
@@ -114,6 +118,9 @@ test('the same traffic through toolbench proxy --world and through the in-proces
   t.true(single.length >= 14, `${single.length} entries`);
   const kinds = single.map((line) => (JSON.parse(line) as { attribution: { kind: string } | null }).attribution?.kind);
   t.deepEqual([...new Set(kinds)].sort(), ['blocked', 'direct', 'mcp']);
+  const noise = single.map((line) => JSON.parse(line) as { kind: string; host: string; response: { status: number } }).filter((e) => e.kind === 'noise');
+  t.deepEqual(noise.map((e) => [e.host, e.response.status]), [['api.agnost.ai', 200], ['registry.npmjs.org', 404]]);
+  t.true(single.some((line) => line.includes('"host":"169.254.169.254"') && line.includes('"status":404')), 'the metadata probe got its 404');
   t.true(single.some((line) => line.includes('["Expect","100-continue"]')), 'a request waited for 100 Continue');
   // Compare entry by entry, so a failure names the first divergence rather than the whole journal.
   t.is(split.length, single.length);

@@ -67,8 +67,8 @@ test('routes: catalog hosts to their service, passthrough hosts, everything else
   const routes = new HostRoutes({ services: [{ id: 'github', hostnames: ['api.github.com'] }], passthrough: ['api.anthropic.com'] });
   t.deepEqual(routes.route('API.GITHUB.COM.'), { kind: 'service', host: 'api.github.com', service: 'github' });
   t.deepEqual(routes.route('api.anthropic.com'), { kind: 'passthrough', host: 'api.anthropic.com' });
-  t.deepEqual(routes.route('github.com'), { kind: 'blocked', host: 'github.com' });
-  t.deepEqual(routes.serviceHostnames, ['api.github.com']);
+  t.deepEqual(routes.route('github.com'), { kind: 'blocked', host: 'github.com', why: 'outside-catalog' });
+  t.deepEqual(routes.tlsNames, ['api.github.com']);
   t.deepEqual(parseAuthority('api.github.com:443'), { host: 'api.github.com', port: 443 });
   t.deepEqual(parseAuthority('[::1]:8443'), { host: '[::1]', port: 8443 });
   for (const bad of ['api.github.com', 'api.github.com:0', 'api.github.com:65536', ':443', 'a b:443', 'user@host:443', '']) t.is(parseAuthority(bad), null, bad);
@@ -107,7 +107,7 @@ test('forwarded identity: verified only with the world\'s secret and untampered'
   const secret = Buffer.alloc(32, 7);
   const forwarded: Forwarded = {
     host: 'api.github.com', method: 'GET', target: '/user', headers: [['Host', 'api.github.com']],
-    attribution: { kind: 'mcp', client: 'github', endpoint: 'github', tool: null, callId: null }, oversize: false, refusal: null,
+    attribution: { kind: 'mcp', client: 'github', endpoint: 'github', tool: null, callId: null }, oversize: false, refusal: null, noise: false,
   };
   const value = signForwarded(forwarded, secret);
   t.deepEqual(verifyForwarded(value, secret), forwarded);
@@ -127,7 +127,7 @@ test('a service port ignores (and never journals) a forwarded header it cannot v
   const port = await listenService(world, 'counter', 'counter.test', { port: 0, forwardSecret: secret });
   try {
     const forged = signForwarded({
-      host: 'evil.test', method: 'DELETE', target: '/items', headers: [], oversize: false, refusal: null,
+      host: 'evil.test', method: 'DELETE', target: '/items', headers: [], oversize: false, refusal: null, noise: false,
       attribution: { kind: 'mcp', client: 'github', endpoint: null, tool: null, callId: null },
     }, Buffer.alloc(32, 2));
     const response = await fetch(`${port.url}/items`, { headers: { [FORWARDED_HEADER]: forged, 'x-kept': '1' } });

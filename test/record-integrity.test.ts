@@ -38,7 +38,7 @@ test('the agent gets no path into the scenario folder, no credential and none of
   t.is(seen.cwd, process.cwd());
   t.is(seen.env.TOOLBENCH_OUT, outcome.outDir);
   const scenario = resolve(EXAMPLE_SCENARIO);
-  const credential = loadScenarioManifest(EXAMPLE_SCENARIO).credentials.github!;
+  const credential = loadScenarioManifest(EXAMPLE_SCENARIO).credentials.github as string; // a string credential (a token)
   for (const [name, value] of Object.entries(seen.env)) {
     t.false(value.includes(scenario) || value.includes(relative(process.cwd(), scenario)), `${name} names the scenario folder: ${value}`);
     t.false(value.includes(credential), `${name} holds the scenario's credential`);
@@ -55,7 +55,7 @@ test('the agent gets no path into the scenario folder, no credential and none of
 });
 
 test('a hybrid agent that writes through the API with a leaked token scores 0: its write does not count as a required call', async (t) => {
-  const credential = loadScenarioManifest(EXAMPLE_SCENARIO).credentials.github!;
+  const credential = loadScenarioManifest(EXAMPLE_SCENARIO).credentials.github as string; // a string credential (a token)
   const { result } = await record(wrongAgent('hybrid', [`WRONG_AGENT_TOKEN=${credential}`]));
   t.like(result, { state_ok: true, required_calls_ok: false, reward: 0, mcp_calls: 0 });
   t.true(result.mcp_bypass >= 1);

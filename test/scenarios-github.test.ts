@@ -53,7 +53,7 @@ for (const dir of dirs) {
     const { world } = await openWorld({ scenarioDir: dir });
     try {
       const token = manifest.credentials.github;
-      t.truthy(token && world.state().github!.tokens![token], 'the credential is a token of a dataset user');
+      t.true(typeof token === 'string' && world.state().github!.tokens![token] !== undefined, 'the credential is a token of a dataset user');
     } finally {
       await world.journal.close();
     }

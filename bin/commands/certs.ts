@@ -1,7 +1,8 @@
 import type { CommandModule } from 'yargs';
 import { loadCatalog } from '../../catalog/load.js';
-import { caTrustEnvironment, DEFAULT_CA_DIR, ensureCa, LeafCache, loadCa } from '../../certs/index.js';
-import { proxyEnvironment, shellExports } from '../../proxy/child-env.js';
+import { DEFAULT_CA_DIR, ensureCa, LeafCache, loadCa } from '../../certs/index.js';
+import { caTrustEnvironment, childEnvironment, shellExports } from '../../proxy/child-env.js';
+import { HostRoutes } from '../../proxy/routes.js';
 
 interface InitArgs { dir: string; force: boolean; json: boolean }
 interface EnvArgs { dir: string; proxy?: string; json: boolean }
@@ -14,7 +15,8 @@ const initCommand: CommandModule<{}, InitArgs> = {
     .option('force', { type: 'boolean', default: false, describe: 'Replace an existing CA (clients must trust the new ca.pem)' })
     .option('json', { type: 'boolean', default: false, describe: 'Print one JSON line' }),
   handler: async (args) => {
-    const hostnames = loadCatalog().catalog.services.flatMap((service) => service.hostnames);
+    // Concrete hosts and `.suffix` names for host patterns, exactly as the proxy asks for them.
+    const hostnames = new HostRoutes(loadCatalog().catalog).tlsNames;
     const { ca, created } = ensureCa(args.dir, hostnames, { force: args.force });
     const stats = LeafCache.open(ca).prepare(hostnames);
     if (args.json) {
@@ -36,7 +38,8 @@ const envCommand: CommandModule<{}, EnvArgs> = {
     .option('proxy', { type: 'string', describe: 'Proxy URL (with a client credential): adds HTTPS_PROXY and friends and the Node preload' })
     .option('json', { type: 'boolean', default: false, describe: 'Print a JSON object instead of shell exports' }),
   handler: async (args) => {
-    const env = { ...caTrustEnvironment(loadCa(args.dir)), ...(args.proxy ? proxyEnvironment(args.proxy) : {}) };
+    const ca = loadCa(args.dir);
+    const env = args.proxy ? childEnvironment({ proxyUrl: args.proxy, ca }) : caTrustEnvironment(ca);
     process.stdout.write(args.json ? JSON.stringify(env) + '\n' : shellExports(env));
   },
 };

@@ -95,8 +95,11 @@ export const JournalEntrySchema = z.object({
   seq: z.number().int().positive(),
   /** Logical time, ISO 8601 with milliseconds. */
   time: z.string(),
-  /** `http`: a request to a service; `reset`: the world went back to its dataset. */
-  kind: z.enum(['http', 'reset']),
+  /**
+   * `http`: a request to a service (or refused); `noise`: telemetry or an update check the
+   * catalog's `[[noise]]` answered (never an API call); `reset`: the world went back to its dataset.
+   */
+  kind: z.enum(['http', 'noise', 'reset']),
   service: z.string().nullable(),
   host: z.string(),
   method: z.string(),

@@ -5,9 +5,11 @@ import { ToolbenchError, isToolbenchError } from './errors.js';
 import type { FaultPlan } from './fault-plan.js';
 import { faultAddon, genericFaultResponse } from './faults.js';
 import { ServiceRequest, bytes, type HeaderList, type ServiceResponse } from './http.js';
+import { HostTable, stripPort } from './hosts.js';
 import { SeededIds, type IdCounters } from './ids.js';
 import type { Attribution, Fault, JournalEntry, OperationRef } from './journal-format.js';
 import type { Journal } from './journal.js';
+import { noiseResponse, type NoiseAnswer } from './noise.js';
 import type { FaultOrder, ServiceContext, ServiceDefinition } from './service.js';
 import { DocumentStore, type StoreDump, type StoreSnapshot } from './store.js';
 
@@ -26,6 +28,8 @@ export interface WorldConfig {
   epochMs: number;
   tickMs: number;
   services: readonly HostedService[];
+  /** Telemetry and update-check hosts answered with a canned response, journaled as `noise`. */
+  noise?: readonly NoiseAnswer[];
   journal: Journal;
   /** Told when a handler throws (a bug in a mock); default: a line on stderr. */
   onHandlerError?: (error: unknown, service: string, request: WorldRequest) => void;
@@ -57,7 +61,7 @@ export class World {
   readonly clock: LogicalClock;
   readonly journal: Journal;
   private readonly runtimes = new Map<string, ServiceRuntime>();
-  private readonly byHost = new Map<string, string>();
+  private readonly hosts: HostTable<{ service: string } | { noise: NoiseAnswer }>;
   private readonly addons: readonly WorldAddon[];
 
   constructor(readonly config: WorldConfig) {
@@ -74,17 +78,21 @@ export class World {
         throw new ToolbenchError('TB_ERR_DATASET', `${hosted.id} dataset cannot be loaded: ${(error as Error).message}`, { cause: error });
       }
       this.runtimes.set(hosted.id, { hosted, store, ids, initial: { store: store.snapshot(), ids: ids.snapshot() } });
-      for (const hostname of hosted.hostnames) this.byHost.set(hostname.toLowerCase(), hosted.id);
     }
+    this.hosts = new HostTable<{ service: string } | { noise: NoiseAnswer }>([
+      ...config.services.flatMap((hosted) => hosted.hostnames.map((host) => ({ host, value: { service: hosted.id } }))),
+      ...(config.noise ?? []).flatMap((noise) => noise.hostnames.map((host) => ({ host, value: { noise } }))),
+    ]);
   }
 
   get serviceIds(): string[] {
     return [...this.runtimes.keys()];
   }
 
-  /** The service that answers for `host` (port and case ignored), if any. */
+  /** The service that answers for `host` (port and case ignored; host patterns too), if any. */
   serviceForHost(host: string): string | undefined {
-    return this.byHost.get(stripPort(host).toLowerCase());
+    const found = this.hosts.resolve(host)?.value;
+    return found && 'service' in found ? found.service : undefined;
   }
 
   /** Serves one request; resolves after its journal entry has been handed to the store. */
@@ -102,7 +110,11 @@ export class World {
     const tick = this.clock.next();
     const serviceId = request.service ?? this.serviceForHost(request.host) ?? null;
     const runtime = serviceId === null ? undefined : this.runtimes.get(serviceId);
-    if (!runtime) return entryFor(tick, null, request, misdirected(request.host), request.attribution ?? null);
+    if (!runtime) {
+      const found = request.service ? undefined : this.hosts.resolve(request.host)?.value;
+      if (found && 'noise' in found) return entryFor(tick, null, request, noiseResponse(found.noise), request.attribution ?? null, null, null, 'noise');
+      return entryFor(tick, null, request, misdirected(request.host), request.attribution ?? null);
+    }
     const serviceRequest = new ServiceRequest(request.method, request.target, request.headers, request.body);
     const operation = this.operationOf(runtime, serviceRequest);
     const fault = this.runAddons(runtime, request, tick, operation);
@@ -288,7 +300,8 @@ const ROLLBACK = Symbol('rollback');
 
 /** The journal entry of one request: the world's own headers around the service's, in a fixed order. */
 function entryFor(tick: { seq: number; nowMs: number }, service: string | null, request: WorldRequest,
-  serviceResponse: ServiceResponse, attribution: Attribution | null, fault: Fault | null = null, operation: OperationRef | null = null): JournalEntry {
+  serviceResponse: ServiceResponse, attribution: Attribution | null, fault: Fault | null = null, operation: OperationRef | null = null,
+  kind: 'http' | 'noise' = 'http'): JournalEntry {
   const headers: HeaderList = [
     ['Date', httpDate(tick.nowMs)],
     ...serviceResponse.headers,
@@ -298,7 +311,7 @@ function entryFor(tick: { seq: number; nowMs: number }, service: string | null, 
   return {
     seq: tick.seq,
     time: new Date(tick.nowMs).toISOString(),
-    kind: 'http',
+    kind,
     service,
     host: stripPort(request.host).toLowerCase(),
     method: request.method,
@@ -321,10 +334,4 @@ function misdirected(host: string): ServiceResponse {
     headers: [['Content-Type', 'application/json; charset=utf-8']],
     body: bytes(JSON.stringify({ message: `toolbench: no service in the catalog answers for host ${host}` })),
   };
-}
-
-function stripPort(host: string): string {
-  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
-  const colon = host.lastIndexOf(':');
-  return colon === -1 ? host : host.slice(0, colon);
 }

@@ -132,7 +132,7 @@ export type CallDetail = z.infer<typeof CallDetailSchema>;
 /** `GET /api/entry/SEQ`: one request in full, with the tool call that caused it. */
 export const EntryDetailSchema = z.object({
   row: EntryRowSchema,
-  kind: z.enum(['http', 'reset']),
+  kind: z.enum(['http', 'noise', 'reset']),
   attribution: AttributionSchema.nullable(),
   fault: FaultSchema.nullable(),
   request: z.object({ headers: HeaderListSchema, body: PrettyBodySchema, oversize: z.boolean() }),

@@ -42,7 +42,7 @@ export interface ProxiedWorld {
 export async function startProxiedWorld(options: { passthrough?: string[]; proxy?: Partial<ProxyServeOptions> } = {}): Promise<ProxiedWorld> {
   const { world, catalog } = await openWorld({ scenarioDir: EXAMPLE_SCENARIO });
   const tracker = new CallTracker();
-  const routes = { services: catalog.catalog.services, passthrough: options.passthrough ?? catalog.catalog.passthrough };
+  const routes = { services: catalog.catalog.services, noise: catalog.catalog.noise, passthrough: options.passthrough ?? catalog.catalog.passthrough };
   const served = await serveProxyForWorld(world, routes, {
     caDir: testCaDir(), proxyPort: 0, tlsPort: 0, attribute: (client) => tracker.attribute(client), ...options.proxy,
   });

@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { TOOLBENCH_ROOT } from '../../catalog/paths.js';
 import { newAdminToken } from '../../mocks/core/admin.js';
+import { listen } from '../../proxy/service-listener.js';
 import { OriginSchema, type TimelineRow } from './api.js';
 import { callDetail, divergence, entryDetail, summary } from './data.js';
 import { buildTimeline, findRow, type TimelineFilter } from './timeline.js';
@@ -70,20 +70,10 @@ export async function startViewServer(trial: LoadedTrial, options: ViewServerOpt
       (error: unknown) => sendJson(res, 500, { error: (error as Error).message }),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}/?token=${token}`,
-    port,
-    token,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  // The one listening helper: loopback, and the per-client connection cap every listener has.
+  const listening = await listen(server, '127.0.0.1', options.port ?? 0);
+  port = listening.port;
+  return { url: `http://127.0.0.1:${port}/?token=${token}`, port, token, close: listening.close };
 }
 
 async function api(trial: LoadedTrial, timelines: TimelineCache, url: URL, showSecrets: boolean): Promise<[number, unknown]> {

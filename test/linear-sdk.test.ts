@@ -41,6 +41,6 @@ test('@linear/sdk reads, pages, creates, updates and comments; its error classes
   for await (const entry of stack.world.journal.entries()) names.push(entry.operation?.name ?? 'null');
   t.true(names.includes('Query.viewer') && names.includes('Mutation.issueCreate') && names.includes('Mutation.issueUpdate') && names.includes('Mutation.commentCreate'), names.join(' '));
   t.false(names.includes('null'), 'every request is named by its root field');
-  const issue = Object.values(stack.world.state().linear!.issues!).find((i) => (i as { title: string }).title === 'Filed with @linear/sdk');
-  t.like(issue, { identifier: 'ENG-17', state: 'Done', assignee: 'maya@northwind.dev', labels: ['Bug', 'Backend'], comments: 1 });
+  const issue = Object.values(stack.world.gradingState().linear!.issues!).find((i) => (i as { title: string }).title === 'Filed with @linear/sdk');
+  t.like(issue, { identifier: 'ENG-17', state: 'Done', assignee: 'maya@northwind.dev', labels: ['Backend', 'Bug'], comments: 1 });
 });

@@ -1,11 +1,13 @@
 import { jsonResponse, type ServiceRequest } from '../core/http.js';
 import type { ServiceContext } from '../core/service.js';
 import { defineService } from '../kit/define.js';
+import { operation, rest } from '../kit/operation.js';
 import { ServiceError } from '../kit/errors.js';
 import { executeGraphQL, graphqlOperation, schemaFromSDL } from '../kit/graphql.js';
 import { LinearDatasetSchema, type LinearDataset } from './dataset.js';
 import { executionErrorJson, graphqlErrorJson, LinearError, ratelimited, renderLinearError, unauthenticated } from './errors.js';
 import { loadLinear } from './load.js';
+import { oauthToken } from './oauth.js';
 import { col, type Rec } from './model.js';
 import { fieldResolver, typeResolver, type LinearContext } from './resolve.js';
 import { genericMutation, genericQuery, mutations, queries } from './roots.js';
@@ -28,7 +30,8 @@ function credential(req: ServiceRequest): string | null {
 
 function context(req: ServiceRequest, ctx: ServiceContext): LinearContext {
   const token = credential(req);
-  const viewer = token === null ? null : col(ctx.store, 'User').find((u) => (u.apiKeys as string[]).includes(token) && u.active !== false) ?? null;
+  const viewer = token === null ? null : col(ctx.store, 'User').find((u) => (u.apiKeys as string[]).includes(token) && u.active !== false)
+    ?? col(ctx.store, 'User').get(col(ctx.store, 'OAuthToken').get(token)?.userId as string) ?? null;
   return { store: ctx.store, make: { store: ctx.store, ids: ctx.ids, nowIso: new Date(ctx.nowMs).toISOString() }, viewer: viewer as Rec | null, schema, nowMs: ctx.nowMs, seq: ctx.seq };
 }
 
@@ -56,10 +59,12 @@ export const linearService = defineService<LinearDataset, LinearContext>({
       if (data === undefined) return jsonResponse(400, { errors: (errors ?? []).map((e) => graphqlErrorJson(e, 'BAD_USER_INPUT')) });
       return jsonResponse(200, errors && errors.length > 0 ? { errors: errors.map(executionErrorJson), data: data ?? null } : { data });
     }),
+    operation<LinearContext, '/oauth/token'>('oauth.token', rest('POST', '/oauth/token'), (call, c) => oauthToken(call.body, c)),
   ],
   middleware: [
-    (_req, c, next) => {
-      if (c.viewer === null) throw unauthenticated();
+    (_req, c, next, matched) => {
+      // The OAuth token endpoint authenticates the application by its form body, not a bearer.
+      if (c.viewer === null && matched?.name !== 'oauth.token') throw unauthenticated();
       return next();
     },
   ],

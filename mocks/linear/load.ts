@@ -98,8 +98,11 @@ export function loadLinear(data: LinearDataset, ctx: LoadContext): void {
     const record = insert(make, 'Initiative', { name: initiative.name, description: initiative.description ?? null, ownerId: userId(initiative.owner, `initiative ${initiative.name}`), status: initiative.status, targetDate: initiative.target_date ?? null, slugId: slug(initiative.name) });
     for (const name of initiative.projects) insert(make, 'InitiativeToProject', { initiativeId: record.id, projectId: need(projectByName.get(name), `initiative ${initiative.name}: no project ${name}`).id, sortOrder: '0' });
   }
+  for (const [name, color] of [['Active', '#0f783c'], ['Churned', '#95a2b3']] as const) insert(make, 'CustomerStatus', { name, displayName: name, color, position: 0 });
+  for (const [name, color] of [['Enterprise', '#5e6ad2'], ['Startup', '#f2c94c']] as const) insert(make, 'CustomerTier', { name, displayName: name, color, position: 0 });
+  const active = col(ctx.store, 'CustomerStatus').values()[0]!;
   for (const customer of data.customers) {
-    const record = insert(make, 'Customer', { name: customer.name, domains: customer.domains, externalIds: [], revenue: customer.revenue ?? null, size: customer.size ?? null, ownerId: userId(customer.owner, `customer ${customer.name}`), slugId: slug(customer.name), approximateNeedCount: customer.needs.length });
+    const record = insert(make, 'Customer', { statusId: active.id, name: customer.name, domains: customer.domains, externalIds: [], revenue: customer.revenue ?? null, size: customer.size ?? null, ownerId: userId(customer.owner, `customer ${customer.name}`), slugId: slug(customer.name), approximateNeedCount: customer.needs.length });
     for (const n of customer.needs) {
       insert(make, 'CustomerNeed', {
         customerId: record.id, issueId: n.issue ? issueId(n.issue, `customer ${customer.name}`) : null,
@@ -110,6 +113,4 @@ export function loadLinear(data: LinearDataset, ctx: LoadContext): void {
   for (const status of [['Backlog', 'backlog'], ['Planned', 'planned'], ['In Progress', 'started'], ['Paused', 'paused'], ['Completed', 'completed'], ['Canceled', 'canceled']] as const) {
     insert(make, 'ProjectStatus', { name: status[0], type: status[1], color: '#bec2c8', position: 0, indefinite: false });
   }
-  for (const [name, color] of [['Active', '#0f783c'], ['Churned', '#95a2b3']] as const) insert(make, 'CustomerStatus', { name, displayName: name, color, position: 0 });
-  for (const [name, color] of [['Enterprise', '#5e6ad2'], ['Startup', '#f2c94c']] as const) insert(make, 'CustomerTier', { name, displayName: name, color, position: 0 });
 }

@@ -1,6 +1,6 @@
-import { getNamedType, isInterfaceType, isObjectType, type GraphQLObjectType, type GraphQLOutputType } from 'graphql';
+import { getNamedType, isInterfaceType, isListType, isNonNullType, isObjectType, type GraphQLObjectType, type GraphQLOutputType } from 'graphql';
 import { invalidInput, notFound } from './errors.js';
-import { col, createTeamStates, DEFAULT_STATES, defaultState, insert, issueNumbering, organization, patch, slug, stateStamps, type Rec } from './model.js';
+import { col, createTeamStates, DEFAULT_STATES, defaultState, insert, issueNumbering, newId, organization, patch, slug, stateStamps, type Rec } from './model.js';
 import { emptyValue, entity, lcfirst, page, ucfirst, type LinearContext, type ListArgs, type RootResolver } from './resolve.js';
 
 /** Root queries that are more than "a record by id" or "a page of a collection". */
@@ -21,7 +21,8 @@ export const queries: Record<string, RootResolver> = {
     entity('Document', args.id, c);
     return { success: true, history: [] };
   },
-  authenticationSessions: (_args, c) => (c.viewer ? [{ id: `session-${c.viewer.id}`, createdAt: c.viewer.createdAt, updatedAt: c.viewer.createdAt, detailedName: 'API key', isCurrentSession: true, countryCodes: [], type: 'api' }] : []),
+  authenticationSessions: (_args, c) => (c.viewer ? [{ id: `session-${c.viewer.id}`, createdAt: c.viewer.createdAt, updatedAt: c.viewer.createdAt, detailedName: 'API key', isCurrentSession: true, countryCodes: [], type: 'web' }] : []),
+  oauthApplications: (_args, c) => col(c.store, 'OAuthApplication').filter((a) => a.archivedAt === null),
 };
 
 /** Records of a type, or of every implementer of an interface (`Notification`). */
@@ -67,6 +68,25 @@ function references(type: string, input: Record<string, unknown>, c: LinearConte
       if (isObjectType(named)) { out[key] = value.map((id) => entity(named.name, String(id), c).id); continue; }
     }
     out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Who a new record belongs to when the input does not say: every person field of the type
+ * (`creator`, `user`, `owner`) is the caller, and a required status is the first one defined.
+ */
+function peopleDefaults(type: string, c: LinearContext): Record<string, unknown> {
+  const object = c.schema.getType(type);
+  if (!object || !isObjectType(object)) return {};
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(object.getFields())) {
+    const named = getNamedType(field.type).name;
+    if (named === 'User' && ['creator', 'user', 'owner'].includes(name) && c.viewer) out[`${name}Id`] = c.viewer.id;
+    if (isNonNullType(field.type) && /Status$|Tier$/.test(named) && !named.endsWith('Payload')) {
+      const first = col(c.store, named).values()[0];
+      if (first) out[`${name}Id`] = first.id;
+    }
   }
   return out;
 }
@@ -131,11 +151,17 @@ function payload(returnType: GraphQLOutputType, type: string, rec: Rec | null, c
   const out: Record<string, unknown> = { success: true, lastSyncId: c.seq };
   if (isObjectType(named)) {
     for (const [name, field] of Object.entries(named.getFields())) {
-      if (name === 'entity' || getNamedType(field.type).name === type) out[name] = rec;
+      const list = isListType(isNonNullType(field.type) ? field.type.ofType : field.type);
+      if (name === 'entity' || getNamedType(field.type).name === type) out[name] = list ? [] : rec;
       if (name === 'entityId') out[name] = rec?.id ?? '';
     }
   }
   return out;
+}
+
+/** A new secret: seeded like every id, so replay gives the same one. */
+function secretFor(c: LinearContext, prefix: string): string {
+  return `${prefix}${newId(c.make, `secret:${prefix}`).replace(/-/g, '')}`;
 }
 
 const VERB = /^(\w+?)(Create|Update|Delete|Archive|Unarchive)$/;
@@ -144,12 +170,13 @@ const VERB = /^(\w+?)(Create|Update|Delete|Archive|Unarchive)$/;
 export function genericMutation(field: string): RootResolver {
   const m = VERB.exec(field);
   if (!m) return (_args, c, returnType) => payload(returnType, '', null, c);
-  const type = ucfirst(m[1]!);
   const verb = m[2]!;
   return (args, c, returnType) => {
+    // The collection is the schema's type of that name (`oauthApplication` → `OAuthApplication`).
+    const type = Object.keys(c.schema.getTypeMap()).find((name) => name.toLowerCase() === m[1]!.toLowerCase() && isObjectType(c.schema.getType(name))) ?? ucfirst(m[1]!);
     if (verb === 'Create') {
       const input = references(type, (args.input ?? {}) as Record<string, unknown>, c);
-      const fields = (CREATE[type] ?? ((i) => ({ ...i })))(input, c, null);
+      const fields = { ...peopleDefaults(type, c), ...(CREATE[type] ?? ((i) => ({ ...i })))(input, c, null) };
       const id = typeof fields.id === 'string' ? fields.id : undefined;
       if (id && col(c.store, type).has(id)) throw invalidInput(`${type} with id ${id} already exists`);
       return payload(returnType, type, insert(c.make, type, fields, id), c);
@@ -162,8 +189,8 @@ export function genericMutation(field: string): RootResolver {
     }
     if (verb === 'Archive') return payload(returnType, type, patch(c.make, type, rec, { archivedAt: c.make.nowIso }), c);
     if (verb === 'Unarchive') return payload(returnType, type, patch(c.make, type, rec, { archivedAt: null, trashed: false }), c);
-    // Delete: an issue goes to the trash (archived, restorable); other records are removed.
-    if (type === 'Issue') {
+    // Delete: issues, documents and projects go to the trash (archived, restorable); other records are removed.
+    if (type === 'Issue' || type === 'Document' || type === 'Project') {
       patch(c.make, type, rec, { trashed: true, archivedAt: c.make.nowIso });
     } else {
       col(c.store, type).delete(rec.id);
@@ -189,6 +216,29 @@ export const mutations: Record<string, RootResolver> = {
     createTeamStates(c.make, created.team.id, DEFAULT_STATES);
     if (c.viewer) insert(c.make, 'TeamMembership', { teamId: created.team.id, userId: c.viewer.id, owner: true, sortOrder: 0 });
     return created;
+  },
+  webhookRotateSecret: (args, c, returnType) => {
+    const webhook = entity('Webhook', String(args.id), c);
+    const secret = secretFor(c, 'lin_wh_');
+    patch(c.make, 'Webhook', webhook, { secret });
+    return { ...payload(returnType, 'Webhook', null, c), secret };
+  },
+  oauthApplicationCreate: (args, c, returnType) => {
+    const input = (args.input ?? {}) as Record<string, unknown>;
+    const clientSecret = secretFor(c, 'lin_oauth_secret_');
+    const webhookSecret = input.webhookUrl ? secretFor(c, 'lin_wh_') : null;
+    const application = insert(c.make, 'OAuthApplication', { clientId: newId(c.make, 'OAuthClientId').replace(/-/g, ''), clientSecret, creatorId: c.viewer?.id ?? null, distribution: 'private', grantTypes: ['authorization_code'], redirectUris: [], webhookEnabled: Boolean(input.webhookUrl), webhookResourceTypes: [], developerUrl: '', ...input });
+    return { ...payload(returnType, 'OAuthApplication', application, c), clientSecret, webhookSecret };
+  },
+  oauthApplicationRotateSecret: (args, c, returnType) => {
+    const application = entity('OAuthApplication', String(args.id), c);
+    const clientSecret = secretFor(c, 'lin_oauth_secret_');
+    patch(c.make, 'OAuthApplication', application, { clientSecret });
+    return { ...payload(returnType, 'OAuthApplication', null, c), clientSecret };
+  },
+  oauthApplicationRotateWebhookSecret: (args, c, returnType) => {
+    entity('OAuthApplication', String(args.id), c);
+    return { ...payload(returnType, 'OAuthApplication', null, c), webhookSecret: secretFor(c, 'lin_wh_') };
   },
   releaseComplete: (args, c, returnType) => {
     const release = entity('Release', String(args.input?.id ?? args.id), c);

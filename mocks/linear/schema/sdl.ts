@@ -3162,8 +3162,10 @@ type Mutation {
   logoutSession(sessionId: String!): LogoutResponse!
   notificationUpdate(id: String!, input: NotificationUpdateInput!): NotificationPayload!
   oauthApplicationArchive(id: String!): OAuthApplicationArchivePayload!
+  oauthApplicationCreate(input: OAuthApplicationCreateInput!): OAuthApplicationCreatePayload!
   oauthApplicationRotateSecret(id: String!): OAuthApplicationRotateSecretPayload!
   oauthApplicationRotateWebhookSecret(id: String!): OAuthApplicationRotateWebhookSecretPayload!
+  oauthApplicationUpdate(id: String!, input: OAuthApplicationUpdateInput!): OAuthApplicationPayload!
   projectArchive(id: String!, trash: Boolean): ProjectArchivePayload!
   projectCreate(aiConversationId: String, input: ProjectCreateInput!, projectDraftId: String, slackChannelName: String): ProjectPayload!
   projectDelete(id: String!): ProjectArchivePayload!
@@ -3760,7 +3762,60 @@ input NumberComparator {
   nin: [Float!]
 }
 
+type OAuthApplication {
+  clientId: String!
+  createdAt: DateTime!
+  description: String
+  developer: String!
+  developerUrl: String!
+  distribution: OAuthApplicationDistribution!
+  grantTypes: [OAuthApplicationGrantType!]!
+  id: String!
+  imageUrl: String
+  name: String!
+  redirectUris: [String!]!
+  updatedAt: DateTime!
+  webhookEnabled: Boolean!
+  webhookResourceTypes: [WebhookResourceType!]!
+  webhookUrl: String
+}
+
 type OAuthApplicationArchivePayload {
+  success: Boolean!
+}
+
+input OAuthApplicationCreateInput {
+  description: String
+  developer: String!
+  developerUrl: String
+  grantTypes: [OAuthApplicationGrantType!]
+  idempotencyKey: String
+  imageUrl: String
+  name: String!
+  redirectUris: [String!]!
+  webhookResourceTypes: [WebhookResourceType!]
+  webhookUrl: String
+}
+
+type OAuthApplicationCreatePayload {
+  application: OAuthApplication!
+  clientSecret: String
+  success: Boolean!
+  webhookSecret: String
+}
+
+enum OAuthApplicationDistribution {
+  private
+  public
+}
+
+enum OAuthApplicationGrantType {
+  authorization_code
+  client_credentials
+}
+
+type OAuthApplicationPayload {
+  application: OAuthApplication!
   success: Boolean!
 }
 
@@ -3772,6 +3827,19 @@ type OAuthApplicationRotateSecretPayload {
 type OAuthApplicationRotateWebhookSecretPayload {
   success: Boolean!
   webhookSecret: String!
+}
+
+input OAuthApplicationUpdateInput {
+  description: String
+  developer: String
+  developerUrl: String
+  grantTypes: [OAuthApplicationGrantType!]
+  imageUrl: String
+  name: String
+  redirectUris: [String!]
+  webhookEnabled: Boolean
+  webhookResourceTypes: [WebhookResourceType!]
+  webhookUrl: String
 }
 
 enum OAuthClientApprovalStatus {
@@ -4832,6 +4900,8 @@ type Query {
   issues(after: String, before: String, filter: IssueFilter, first: Int, includeArchived: Boolean, last: Int, orderBy: PaginationOrderBy, sort: [IssueSortInput!]): IssueConnection!
   notificationSubscriptions(after: String, before: String, first: Int, includeArchived: Boolean, last: Int, orderBy: PaginationOrderBy): NotificationSubscriptionConnection!
   notifications(after: String, before: String, filter: NotificationFilter, first: Int, includeArchived: Boolean, last: Int, orderBy: PaginationOrderBy): NotificationConnection!
+  oauthApplication(id: String!): OAuthApplication!
+  oauthApplications: [OAuthApplication!]!
   organization: Organization!
   project(id: String!): Project!
   projectLabel(id: String!): ProjectLabel!
@@ -5055,6 +5125,7 @@ type ReleaseNote implements Node {
   lastRelease: Release
   pipeline: ReleasePipeline!
   releaseCount: Int!
+  releases: [Release!]!
   slugId: String!
   title: String
   updatedAt: DateTime!
@@ -6537,6 +6608,31 @@ type WebhookPayload {
   lastSyncId: Float!
   success: Boolean!
   webhook: Webhook!
+}
+
+enum WebhookResourceType {
+  AgentSessionEvent
+  AppUserNotification
+  Attachment
+  Comment
+  Customer
+  CustomerNeed
+  Cycle
+  Document
+  Initiative
+  InitiativeUpdate
+  Issue
+  IssueLabel
+  IssueSLA
+  OAuthAuthorization
+  PermissionChange
+  Project
+  ProjectLabel
+  ProjectUpdate
+  Reaction
+  Release
+  ReleaseNote
+  User
 }
 
 type WebhookRotateSecretPayload {

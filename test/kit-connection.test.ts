@@ -46,7 +46,7 @@ test('paging forward with any page size visits every item exactly once, in order
     const seen: string[] = [];
     let after: string | null = null;
     for (let guard = 0; guard < 100; guard++) {
-      const page = connection(list, { first: size, after }, key);
+      const page: ReturnType<typeof connection<{ id: string }>> = connection(list, { first: size, after }, key);
       seen.push(...ids(page));
       if (!page.pageInfo.hasNextPage) break;
       after = page.pageInfo.endCursor;

@@ -11,15 +11,14 @@ import { oauthToken } from './oauth.js';
 import { col, type Rec } from './model.js';
 import { fieldResolver, typeResolver, type LinearContext } from './resolve.js';
 import { genericMutation, genericQuery, mutations, queries } from './roots.js';
+import { linearSDL } from './schema/sdl.js';
 import { linearViews, linearVolatile } from './views.js';
 
 export type { LinearDataset } from './dataset.js';
 
-import { linearSDL } from './schema/sdl.js';
-
 // Built once when the module loads: the SDL derived from the pinned SDK (schema/derive.ts).
 const schema = schemaFromSDL(linearSDL);
-const resolve = fieldResolver({ Query: queries, Mutation: mutations }, (operation, field) => (operation === 'Query' ? genericQuery(field) : genericMutation(field)));
+const resolve = fieldResolver({ Query: queries, Mutation: mutations }, (operation, field) => (operation === 'Query' ? genericQuery() : genericMutation(field)));
 
 /** `Authorization: lin_api_…` (a personal API key) or `Bearer …` (an OAuth token). */
 function credential(req: ServiceRequest): string | null {

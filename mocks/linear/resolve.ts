@@ -34,8 +34,6 @@ const COMPUTED: Record<string, (rec: Rec, c: LinearContext) => unknown> = {
   'Cycle.isFuture': (rec, c) => Date.parse(rec.startsAt as string) > c.nowMs,
   'IssueLabel.parent': (rec, c) => (rec.parentId ? col(c.store, 'IssueLabel').get(rec.parentId as string) ?? null : null),
   'Project.status': (rec, c) => col(c.store, 'ProjectStatus').get(rec.statusId as string) ?? col(c.store, 'ProjectStatus').find((s) => s.type === rec.state) ?? null,
-  'Comment.issueId': (rec) => rec.issueId ?? null,
-  'DocumentContent.content': (rec) => rec.content ?? null,
 };
 
 /** Relations that are not a plain `…Id` back reference: parent type and connection field → records. */
@@ -297,4 +295,4 @@ export const typeResolver: GraphQLTypeResolver<any, LinearContext> = (value, c, 
   return c.schema.getPossibleTypes(abstract)[0]?.name;
 };
 
-export { ucfirst, lcfirst };
+export { ucfirst };

@@ -1,7 +1,7 @@
 import { getNamedType, isInterfaceType, isListType, isNonNullType, isObjectType, type GraphQLObjectType, type GraphQLOutputType } from 'graphql';
 import { invalidInput, notFound } from './errors.js';
 import { col, createTeamStates, DEFAULT_STATES, defaultState, insert, issueNumbering, newId, organization, patch, slug, stateStamps, type Rec } from './model.js';
-import { emptyValue, entity, lcfirst, page, ucfirst, type LinearContext, type ListArgs, type RootResolver } from './resolve.js';
+import { emptyValue, entity, page, ucfirst, type LinearContext, type ListArgs, type RootResolver } from './resolve.js';
 
 /** Root queries that are more than "a record by id" or "a page of a collection". */
 export const queries: Record<string, RootResolver> = {
@@ -15,7 +15,7 @@ export const queries: Record<string, RootResolver> = {
   },
   releaseSearch: (args, c) => {
     const term = String(args.term ?? '').toLowerCase();
-    return page('Release', col(c.store, 'Release').filter((r) => String(r.name ?? '').toLowerCase().includes(term)), { ...args, term: undefined } as ListArgs, c).nodes;
+    return page('Release', col(c.store, 'Release').filter((r) => String(r.name ?? '').toLowerCase().includes(term)), { first: args.first, filter: args.filter } as ListArgs, c).nodes;
   },
   documentContentHistory: (args, c) => {
     entity('Document', args.id, c);
@@ -33,7 +33,7 @@ function recordsOf(type: string, c: LinearContext): Rec[] {
 }
 
 /** Any other root query: `x(id)` is a record, `xs(filter, first, …)` a page of a collection. */
-export function genericQuery(field: string): RootResolver {
+export function genericQuery(): RootResolver {
   return (args, c, returnType) => {
     const named = getNamedType(returnType);
     if (isObjectType(named) && named.name.endsWith('Connection')) {
@@ -41,7 +41,6 @@ export function genericQuery(field: string): RootResolver {
       return page(nodeType, recordsOf(nodeType, c), args as ListArgs, c);
     }
     if ((isObjectType(named) || isInterfaceType(named)) && typeof args.id === 'string') return entity(named.name, args.id, c);
-    void field;
     return emptyValue(returnType, null, c);
   };
 }
@@ -246,4 +245,3 @@ export const mutations: Record<string, RootResolver> = {
   },
 };
 
-export { lcfirst };

@@ -12,7 +12,7 @@ out.teams = teams.nodes.map((t) => t.key).sort();
 const eng = teams.nodes.find((t) => t.key === 'ENG');
 const states = await eng.states();
 out.states = states.nodes.map((s) => s.name).sort();
-const labels = await client.issueLabels({ filter: { name: { in: ['Bug', 'Backend'] } } });
+const labels = await client.issueLabels({ filter: { name: { in: ['Bug', 'Backend'] }, team: { key: { eq: 'ENG' } } } });
 const started = await client.issues({ first: 5, filter: { team: { key: { eq: 'ENG' } }, state: { type: { eq: 'started' } } } });
 out.started = started.nodes.map((i) => i.identifier).sort();
 const first = await client.issues({ first: 10, filter: { team: { key: { eq: 'ENG' } } } });

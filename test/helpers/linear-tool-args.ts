@@ -30,6 +30,7 @@ export function toolArguments(tool: { name: string; inputSchema: unknown }, stat
   };
   const idFor = (name: string): string => {
     const kinds: [RegExp, string][] = [
+      [/OAuthApplication/, 'OAuthApplication'],
       [/WorkflowState/, 'WorkflowState'], [/TeamMembership/, 'TeamMembership'], [/ProjectUpdate/, 'ProjectUpdate'], [/InitiativeUpdate/, 'InitiativeUpdate'],
       [/CustomerNeed/, 'CustomerNeed'], [/Customer/, 'Customer'], [/Milestone/, 'ProjectMilestone'], [/Cycle/, 'Cycle'], [/Document/, 'Document'],
       [/Comment/, 'Comment'], [/IssueRelation/, 'IssueRelation'], [/Template/, 'Template'], [/SavedView/, 'CustomView'], [/Webhook/, 'Webhook'],
@@ -63,7 +64,10 @@ export function toolArguments(tool: { name: string; inputSchema: unknown }, stat
     if (key === 'type') return 'started';
     if (/url|Uri/i.test(key)) return 'https://example.com/hook';
     if (key === 'term' || key === 'query') return 'checkout';
-    if (key === 'clientId' || key === 'clientSecret') return 'tool-check';
+    if (key === 'clientId' || key === 'clientSecret') {
+      const application = Object.values(state.OAuthApplication ?? {})[0] as Record<string, string> | undefined;
+      return application?.[key] ?? 'tool-check';
+    }
     return `Tool check ${key}`;
   };
   const out: Record<string, unknown> = {};
@@ -73,7 +77,9 @@ export function toolArguments(tool: { name: string; inputSchema: unknown }, stat
   if (/^linear_update/.test(tool.name)) {
     const field = ['name', 'title', 'body', 'content', 'description', 'label'].find((p) => properties.includes(p));
     if (field && !(field in out)) out[field] = `Tool check ${field}`;
+    if (!field && properties.includes('owner')) out.owner = true;
   }
+  if (tool.name === 'linear_createReleaseNote') out.releaseIds = [first('Release')];
   for (const key of ['issueId', 'entityId']) if (properties.includes(key) && !(key in out)) out[key] = value(key, schema.properties![key]!);
   if (tool.name === 'linear_createWebhook') out.teamId = team;
   return out;

@@ -166,13 +166,11 @@ const EMPTY = parse('{ __typename }');
 const keep = new Map<string, Set<string>>(); // type → fields kept (objects/interfaces)
 const keepTypes = new Set<string>();
 const missing = new Set<string>();
-const queue: string[] = [];
 function keepType(name: string): void {
   if (BUILTIN.has(name) || keepTypes.has(name)) return;
   const def = types.get(name);
   if (!def) throw new Error(`unknown type ${name}`);
   keepTypes.add(name);
-  queue.push(name);
 }
 function keepField(type: string, field: string): void {
   const def = types.get(type)!;
@@ -215,51 +213,46 @@ function walkDoc(doc: DocumentNode): void {
 }
 for (const doc of rawDocs) walkDoc(doc);
 for (const [type, selection] of builtSelections) walk(type, parse(`{ x ${selection} }`).definitions.flatMap((d) => d.kind === Kind.OPERATION_DEFINITION ? [d.selectionSet.selections[0]!] : []).map((f) => (f as { selectionSet: SelectionSetNode }).selectionSet)[0]!, EMPTY);
-for (const sdk of sdks) {
-sdkDocs = sdk.docs;
-fragments = sdk.fragments;
-for (const doc of usedDocs(sdk)) walkDoc(doc);
-
 // Fixpoint: every kept object type gets its SDK fragment, its single-entity root query (lazy
-// getters), its connection fields (model methods), and the implementers of kept interfaces.
+// getters) and the mutations its model methods send, and its connection fields (model methods);
+// kept interfaces are kept with their implementers' fields below.
 const queryFields = types.get('Query')!.fields;
-let changed = true;
-while (changed) {
-  changed = false;
-  const before = keepTypes.size + [...keep.values()].reduce((n, s) => n + s.size, 0);
-  for (const name of [...keepTypes]) {
-    const def = types.get(name)!;
-    if (def.kind === 'input') for (const f of def.fields.values()) keepType(f.name);
-    if (def.kind === 'union') for (const m of def.members) keepType(m);
-    if (def.kind !== 'object' && def.kind !== 'interface') continue;
-    if (name === 'Query' || name === 'Mutation') continue;
-    const frag = fragments.get(name);
-    if (frag && frag.on === name) walk(name, frag.set, EMPTY);
-    for (const i of def.implements) if (types.get(i)?.kind === 'interface') keepType(i);
-    const lc = name[0]!.toLowerCase() + name.slice(1);
-    if (def.kind === 'object' && queryFields.get(lc)?.name === name && argsOf('Query', lc)?.has('id')) {
-      keepField('Query', lc);
-      // The models' own methods (`issue.update()`, `project.archive()`) send these mutations.
-      for (const verb of ['Create', 'Update', 'Archive', 'Unarchive', 'Delete']) {
-        const doc = sdkDocs.get(`${verb}${name}`) ?? sdkDocs.get(`${name}${verb}`);
-        if (doc) walkDoc(doc);
+function closeOver(sdk: Sdk): void {
+  sdkDocs = sdk.docs;
+  fragments = sdk.fragments;
+  for (const doc of usedDocs(sdk)) walkDoc(doc);
+  const size = () => keepTypes.size + [...keep.values()].reduce((n, s) => n + s.size, 0);
+  let before = -1;
+  while (before !== size()) {
+    before = size();
+    for (const name of [...keepTypes]) {
+      const def = types.get(name)!;
+      if (def.kind === 'input') for (const f of def.fields.values()) keepType(f.name);
+      if (def.kind === 'union') for (const m of def.members) keepType(m);
+      if (def.kind !== 'object' && def.kind !== 'interface') continue;
+      if (name === 'Query' || name === 'Mutation') continue;
+      const frag = fragments.get(name);
+      if (frag && frag.on === name) walk(name, frag.set, EMPTY);
+      for (const i of def.implements) if (types.get(i)?.kind === 'interface') keepType(i);
+      if (def.kind !== 'object') continue;
+      const lc = name[0]!.toLowerCase() + name.slice(1);
+      if (queryFields.get(lc)?.name === name && argsOf('Query', lc)?.has('id')) {
+        keepField('Query', lc);
+        // The models' own methods (`issue.update()`, `project.archive()`) send these mutations.
+        for (const verb of ['Create', 'Update', 'Archive', 'Unarchive', 'Delete']) {
+          const doc = sdkDocs.get(`${verb}${name}`) ?? sdkDocs.get(`${name}${verb}`);
+          if (doc) walkDoc(doc);
+        }
+      }
+      // Model methods: the connection fields of this type (the SDK's `Type_field` documents).
+      for (const [field] of def.fields) {
+        const sub = sdkDocs.get(`${name}_${field[0]!.toUpperCase()}${field.slice(1)}`);
+        if (sub) walkDoc(sub);
       }
     }
-    // Model methods: ConnectionType fields of this type (the SDK's `Type_field` documents).
-    for (const [field] of def.fields) {
-      const sub = sdkDocs.get(`${name}_${field[0]!.toUpperCase()}${field.slice(1)}`);
-      if (sub && def.kind === 'object') walkDoc(sub);
-    }
   }
-  for (const def of types.values()) {
-    if (def.kind === 'object' && def.implements.some((i) => keepTypes.has(i) && types.get(i)!.kind === 'interface') && !keepTypes.has(def.name)) {
-      // Only implementers that a kept document names (an inline fragment) matter; others stay out.
-    }
-  }
-  const after = keepTypes.size + [...keep.values()].reduce((n, s) => n + s.size, 0);
-  changed = after !== before;
 }
-}
+for (const sdk of sdks) closeOver(sdk);
 // An interface's fields must be on every kept implementer.
 for (const name of keepTypes) {
   const def = types.get(name)!;
@@ -269,7 +262,6 @@ for (const name of keepTypes) {
     for (const f of keep.get(i) ?? []) if (def.fields.has(f)) keepField(name, f);
   }
 }
-// Interface ids: every kept interface keeps `id` (Node), and its kept fields exist on it.
 
 // ---- print ----
 function typeRef(t: FieldType): string {

@@ -42,10 +42,6 @@ interface TypeDef { kind: 'object' | 'interface' | 'input' | 'enum' | 'union' | 
 const types = new Map<string, TypeDef>();
 const BUILTIN = new Set(['ID', 'String', 'Boolean', 'Int', 'Float']);
 
-function readTypes(dts: string): void {
-const scalarBlock = /^type Scalars = \{([\s\S]*?)^\};/m.exec(dts)![1]!;
-for (const m of scalarBlock.matchAll(/^  (\w+):/gm)) if (!BUILTIN.has(m[1]!)) types.set(m[1]!, { kind: 'scalar', name: m[1]!, fields: new Map(), implements: [], values: [], members: [] });
-
 function fieldType(text: string): FieldType {
   let t = text.trim();
   let nonNull = true;
@@ -69,32 +65,36 @@ function baseName(t: string): string {
   return t;
 }
 
-for (const m of dts.matchAll(/^type ([\w$]+) = ((?:[\w$]+ & )*)\{\n([\s\S]*?)^\};/gm)) {
-  const [, rawName, rawHeads, body] = m as unknown as [string, string, string, string];
-  const name = rawName.replace(/\$\d+$/, '');
-  const heads = rawHeads.replace(/\$\d+/g, '');
-  if (name === 'Scalars' || /^(Exact|MakeOptional|MakeMaybe|Incremental)$/.test(name)) continue;
-  // The documents' result and variable types (`IssueQuery`, `IssueFragment`) are not schema types.
-  if (/(QueryVariables|MutationVariables|Fragment|Query|Mutation)$/.test(name) && name !== 'Query' && name !== 'Mutation') continue;
-  const fields = new Map<string, FieldType>();
-  let typename: string | null = null;
-  for (const f of body.matchAll(/^  (\w+)(\??): ([^;\n]*);$/gm)) {
-    if (f[1] === '__typename') { typename = /"(\w+)"/.exec(f[3]!)?.[1] ?? null; continue; }
-    const ft = fieldType(f[3]!);
-    if (f[2] === '?' && /^(InputMaybe|Maybe)</.test(f[3]!.trim()) === false) ft.nonNull = false;
-    fields.set(f[1]!, ft);
-  }
-  const kind: TypeDef['kind'] = typename ? 'object' : 'input';
-  types.set(name, { kind, name, fields, implements: heads.split('&').map((s) => s.trim()).filter(Boolean), values: [], members: [] });
-}
-// Interfaces are what object types are intersected with (`type IssueNotification = Entity & Node & Notification & {`).
-for (const def of types.values()) for (const i of def.implements) { const t = types.get(i); if (t && t.kind === 'input') t.kind = 'interface'; }
-for (const m of dts.matchAll(/^type (\w+) = (\w+(?: \| \w+)+);$/gm)) types.set(m[1]!, { kind: 'union', name: m[1]!, fields: new Map(), implements: [], values: [], members: m[2]!.split(' | ') });
-for (const m of dts.matchAll(/^declare enum (\w+) \{\n([\s\S]*?)^\}/gm)) {
-  const values = [...m[2]!.matchAll(/^  \w+ = "([^"]+)",?$/gm)].map((v) => v[1]!);
-  types.set(m[1]!, { kind: 'enum', name: m[1]!, fields: new Map(), implements: [], values, members: [] });
-}
+/** Reads one SDK's codegen types into `types`: objects, inputs, interfaces, unions, enums, scalars. */
+function readTypes(dts: string): void {
+  const scalarBlock = /^type Scalars = \{([\s\S]*?)^\};/m.exec(dts)![1]!;
+  for (const m of scalarBlock.matchAll(/^  (\w+):/gm)) if (!BUILTIN.has(m[1]!)) types.set(m[1]!, { kind: 'scalar', name: m[1]!, fields: new Map(), implements: [], values: [], members: [] });
 
+  for (const m of dts.matchAll(/^type ([\w$]+) = ((?:[\w$]+ & )*)\{\n([\s\S]*?)^\};/gm)) {
+    const [, rawName, rawHeads, body] = m as unknown as [string, string, string, string];
+    const name = rawName.replace(/\$\d+$/, '');
+    const heads = rawHeads.replace(/\$\d+/g, '');
+    if (name === 'Scalars' || /^(Exact|MakeOptional|MakeMaybe|Incremental)$/.test(name)) continue;
+    // The documents' result and variable types (`IssueQuery`, `IssueFragment`) are not schema types.
+    if (/(QueryVariables|MutationVariables|Fragment|Query|Mutation)$/.test(name) && name !== 'Query' && name !== 'Mutation') continue;
+    const fields = new Map<string, FieldType>();
+    let typename: string | null = null;
+    for (const f of body.matchAll(/^  (\w+)(\??): ([^;\n]*);$/gm)) {
+      if (f[1] === '__typename') { typename = /"(\w+)"/.exec(f[3]!)?.[1] ?? null; continue; }
+      const ft = fieldType(f[3]!);
+      if (f[2] === '?' && /^(InputMaybe|Maybe)</.test(f[3]!.trim()) === false) ft.nonNull = false;
+      fields.set(f[1]!, ft);
+    }
+    const kind: TypeDef['kind'] = typename ? 'object' : 'input';
+    types.set(name, { kind, name, fields, implements: heads.split('&').map((s) => s.trim()).filter(Boolean), values: [], members: [] });
+  }
+  // Interfaces are what object types are intersected with (`type IssueNotification = Entity & Node & Notification & {`).
+  for (const def of types.values()) for (const i of def.implements) { const t = types.get(i); if (t && t.kind === 'input') t.kind = 'interface'; }
+  for (const m of dts.matchAll(/^type (\w+) = (\w+(?: \| \w+)+);$/gm)) types.set(m[1]!, { kind: 'union', name: m[1]!, fields: new Map(), implements: [], values: [], members: m[2]!.split(' | ') });
+  for (const m of dts.matchAll(/^declare enum (\w+) \{\n([\s\S]*?)^\}/gm)) {
+    const values = [...m[2]!.matchAll(/^  \w+ = "([^"]+)",?$/gm)].map((v) => v[1]!);
+    types.set(m[1]!, { kind: 'enum', name: m[1]!, fields: new Map(), implements: [], values, members: [] });
+  }
 }
 // The test SDK first, then the server's: the server's (older) view of a type wins where they differ, fields only the newer SDK has are added.
 const merged = new Map<string, TypeDef>();

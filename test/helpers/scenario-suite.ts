@@ -1,0 +1,152 @@
+import test from 'ava';
+import { Ajv } from 'ajv';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { readSnapshots } from '../../catalog/snapshots.js';
+import { startStack } from '../../catalog/stack.js';
+import { openWorld } from '../../mocks/build.js';
+import type { JournalEntry, McpRecord } from '../../mocks/core/journal-format.js';
+import type { World } from '../../mocks/core/world.js';
+import { openJournal } from '../../replay/source.js';
+import { verifyJournal } from '../../replay/verify.js';
+import { gradeRequiredCalls } from '../../scenarios/grade/index.js';
+import { gradeWorld } from '../../scenarios/grade-world.js';
+import { loadScenarioManifest, type ScenarioManifest } from '../../scenarios/manifest.js';
+import { validateScenario } from '../../scenarios/validate.js';
+import { tempDir } from './journal.js';
+import { testCaDir } from './proxy.js';
+
+export interface ScenarioSuite {
+  /** The one service (and MCP endpoint) the scenarios use. */
+  service: string;
+  dirs: string[];
+  /** Whether the scenario's credential belongs to a user of its dataset. */
+  credentialOk(world: World, credential: unknown): boolean;
+}
+
+/**
+ * The checks every scenario of a service gets: it validates (manifest, dataset, instruction,
+ * oracle arguments against the real server's input schemas); the nop agent scores 0; the oracle
+ * (its solution replayed over MCP through the real server) scores 1 with no unintended change,
+ * and the oracle's journal replays byte for byte. One world per trial, driven in process.
+ */
+export function scenarioSuite({ service, dirs, credentialOk }: ScenarioSuite): Map<string, ScenarioManifest> {
+  const manifests = new Map(dirs.map((dir) => [dir, loadScenarioManifest(dir)]));
+  const snapshot = readSnapshots().find((s) => s.endpoint === service)!;
+  const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
+  const argumentValidators = new Map(snapshot.tools.map((tool) => [tool.name, ajv.compile({ ...(tool.inputSchema as object), additionalProperties: false })]));
+
+  for (const dir of dirs) {
+    const manifest = manifests.get(dir)!;
+
+    test(`${manifest.id}: valid scenario (manifest, dataset, instruction, credential, oracle arguments)`, async (t) => {
+      t.deepEqual(validateScenario(dir), []);
+      t.is(manifest.id, relative('scenarios', dir).split('/').join('/'), 'the id is the folder');
+      t.is(manifest.group as string, manifest.id.split('/')[0] ?? '');
+      t.deepEqual(manifest.services, [service]);
+      t.true(readFileSync(join(dir, 'instruction.md'), 'utf8').trim().length > 40, 'an instruction a human would give');
+      t.true(manifest.oracle.calls.length > 0, 'an oracle solution');
+      t.true(manifest.expect.forbidden_calls.length > 0, 'forbidden calls');
+      t.true(manifest.expect.required_calls.length > 0, 'required calls');
+      const { world } = await openWorld({ scenarioDir: dir });
+      try {
+        t.true(credentialOk(world, manifest.credentials[service]), 'the credential belongs to a dataset user');
+      } finally {
+        await world.journal.close();
+      }
+      for (const [i, call] of manifest.oracle.calls.entries()) {
+        const validate = argumentValidators.get(call.tool);
+        t.truthy(validate, `oracle.calls[${i}]: the server has a tool ${call.tool}`);
+        t.true(validate!(call.arguments), `oracle.calls[${i}] (${call.tool}): ${ajv.errorsText(validate!.errors)}`);
+      }
+    });
+
+    test(`${manifest.id}: nop scores 0`, async (t) => {
+      const opened = await openWorld({ scenarioDir: dir });
+      try {
+        const result = await gradeWorld(opened, opened.world.gradingState('initial'), {
+          agent: 'nop', answer: null, output: '', exit: { code: 0, signal: null }, interrupted: false,
+        });
+        t.is(result.reward, 0);
+        t.like(result, { api_calls: 0, r_b: 0, forbidden_calls_ok: true });
+      } finally {
+        await opened.world.journal.close();
+      }
+    });
+
+    test(`${manifest.id}: oracle scores 1 with R_b 0, and its journal replays identically`, async (t) => {
+      const journalDir = join(tempDir('toolbench-scenario-'), 'journal');
+      const stack = await startStack({ scenarioDir: dir, journalDir, ports: 'ephemeral', caDir: testCaDir(), endpoints: true });
+      let result;
+      try {
+        const initial = stack.world.gradingState('initial');
+        const failures = await runOracle(manifest, stack.addresses().mcp);
+        t.deepEqual(failures, [], 'every oracle call succeeds');
+        result = await gradeWorld(stack, initial, { agent: 'oracle', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+      } finally {
+        await stack.close();
+      }
+      t.is(result.reward, 1, result.checks.filter((c) => !c.ok).map((c) => `${c.kind}: ${c.description} (${c.detail})`).join('\n'));
+      t.deepEqual(result.unintended, []);
+      t.like(result, { r_c: 1, r_b: 0, mcp_bypass: 0 });
+      const report = await verifyJournal(journalDir);
+      t.is(report.verdict, 'identical', JSON.stringify(report.firstDivergence));
+      t.is(report.entries, result.world_requests);
+
+      // A bypassed write must not pass: had any one of the oracle's state-changing tool calls been
+      // made straight through the API instead (its requests attributed `direct`, the MCP call never
+      // made), the required calls would fail.
+      const journal = await openJournal(journalDir);
+      const entries: JournalEntry[] = [];
+      const mcp: McpRecord[] = [];
+      try {
+        for await (const entry of journal.entries()) entries.push(entry);
+        for await (const record of journal.mcpRecords()) mcp.push(record);
+      } finally {
+        await journal.close();
+      }
+      const http = entries.filter((e) => e.kind === 'http');
+      for (const callId of [...new Set(http.filter(isWrite).map((e) => e.attribution?.callId ?? null))]) {
+        const bypassed = http.map((e) => (e.attribution?.callId === callId
+          ? { ...e, attribution: { kind: 'direct' as const, client: null, endpoint: null, tool: null, callId: null } } : e));
+        const withoutCall = mcp.filter((r) => !(r.kind === 'call' && r.callId === callId));
+        const checks = gradeRequiredCalls(manifest.expect.required_calls, bypassed, withoutCall);
+        const writes = http.filter((e) => e.attribution?.callId === callId && isWrite(e)).map((e) => `#${e.seq} ${e.method} ${e.target} ${e.operation?.name ?? ''}`);
+        t.false(checks.every((c) => c.ok), `the writes of one tool call made directly (${writes.join(', ')}) still pass every required call`);
+      }
+    });
+  }
+  return manifests;
+}
+
+/** A request that changed state: a successful non-GET, except GraphQL queries (which are POSTs too). */
+function isWrite(e: JournalEntry): boolean {
+  if (e.operation?.name.startsWith('Query.')) return false;
+  return !['GET', 'HEAD', 'OPTIONS'].includes(e.method) && e.response.status < 300;
+}
+
+/** The oracle agent, in process: each solution call over MCP, one after another; the failures. */
+async function runOracle(manifest: ScenarioManifest, endpoints: Record<string, string>): Promise<string[]> {
+  const clients = new Map<string, Client>();
+  const failures: string[] = [];
+  try {
+    for (const [i, call] of manifest.oracle.calls.entries()) {
+      let client = clients.get(call.endpoint);
+      if (!client) {
+        client = new Client({ name: 'toolbench-oracle-test', version: '1.0.0' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(endpoints[call.endpoint]!)));
+        clients.set(call.endpoint, client);
+      }
+      const result = await client.callTool({ name: call.tool, arguments: call.arguments });
+      if (result.isError) {
+        failures.push(`oracle.calls[${i}] ${call.tool}: ${JSON.stringify(result.content)}`);
+        break;
+      }
+    }
+  } finally {
+    for (const client of clients.values()) await client.close();
+  }
+  return failures;
+}

@@ -26,7 +26,7 @@ function bodyText(body: Record<string, unknown>): string {
 }
 
 export const commentRoutes = [
-  op('GET', '/repos/:owner/:repo/issues/comments', 'issues/comments#list-issue-comments-for-a-repository', (req, { owner, repo: name }, gh) => {
+  op('issues.listCommentsForRepo', 'GET', '/repos/:owner/:repo/issues/comments', 'issues/comments#list-issue-comments-for-a-repository', (req, { owner, repo: name }, gh) => {
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     const sort = queryEnum(req, 'sort', ['created', 'updated'] as const, 'created', 'IssueComment');
     const direction = queryEnum(req, 'direction', ['asc', 'desc'] as const, 'asc', 'IssueComment');
@@ -38,12 +38,12 @@ export const commentRoutes = [
     return list(gh, req, found, (c) => comment(gh, repo, c), { repo });
   }),
 
-  op('GET', '/repos/:owner/:repo/issues/comments/:comment_id', 'issues/comments#get-an-issue-comment', (_req, { owner, repo: name, comment_id }, gh) => {
+  op('issues.getComment', 'GET', '/repos/:owner/:repo/issues/comments/:comment_id', 'issues/comments#get-an-issue-comment', (_req, { owner, repo: name, comment_id }, gh) => {
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     return ok(comment(gh, repo, findComment(gh, repo, comment_id)));
   }),
 
-  op('PATCH', '/repos/:owner/:repo/issues/comments/:comment_id', 'issues/comments#update-an-issue-comment', (req, { owner, repo: name, comment_id }, gh) => {
+  op('issues.updateComment', 'PATCH', '/repos/:owner/:repo/issues/comments/:comment_id', 'issues/comments#update-an-issue-comment', (req, { owner, repo: name, comment_id }, gh) => {
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     const doc = findComment(gh, repo, comment_id);
     mayEdit(gh, repo, doc);
@@ -51,7 +51,7 @@ export const commentRoutes = [
     return ok(comment(gh, repo, gh.db.comments.update(doc.id, { body: text, updated_at: gh.now })!));
   }),
 
-  op('DELETE', '/repos/:owner/:repo/issues/comments/:comment_id', 'issues/comments#delete-an-issue-comment', (_req, { owner, repo: name, comment_id }, gh) => {
+  op('issues.deleteComment', 'DELETE', '/repos/:owner/:repo/issues/comments/:comment_id', 'issues/comments#delete-an-issue-comment', (_req, { owner, repo: name, comment_id }, gh) => {
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     const doc = findComment(gh, repo, comment_id);
     mayEdit(gh, repo, doc);
@@ -61,7 +61,7 @@ export const commentRoutes = [
     return noContent();
   }),
 
-  op('GET', '/repos/:owner/:repo/issues/:issue_number/comments', 'issues/comments#list-issue-comments', (req, { owner, repo: name, issue_number }, gh) => {
+  op('issues.listComments', 'GET', '/repos/:owner/:repo/issues/:issue_number/comments', 'issues/comments#list-issue-comments', (req, { owner, repo: name, issue_number }, gh) => {
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     const issue = findIssue(gh, repo, issue_number);
     const since = queryTime(req, 'since');
@@ -69,7 +69,7 @@ export const commentRoutes = [
     return list(gh, req, found, (c) => comment(gh, repo, c), { repo });
   }),
 
-  op('POST', '/repos/:owner/:repo/issues/:issue_number/comments', 'issues/comments#create-an-issue-comment', (req, { owner, repo: name, issue_number }, gh) => {
+  op('issues.createComment', 'POST', '/repos/:owner/:repo/issues/:issue_number/comments', 'issues/comments#create-an-issue-comment', (req, { owner, repo: name, issue_number }, gh) => {
     const viewer = requireViewer(gh);
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     const issue = findIssue(gh, repo, issue_number);

@@ -1,11 +1,12 @@
 import type { ServiceRequest, ServiceResponse } from '../core/http.js';
+import { documented } from '../kit/envelopes/github.js';
 import { newId, readableRepo, requireViewer, writableRepo, type Gh } from './context.js';
 import { GitHubError, notFound, unprocessable, validationFailed } from './errors.js';
 import { diffTrees } from './git/diff.js';
 import { log } from './git/history.js';
 import { getCommit, lookupPath, type CommitObject } from './git/objects.js';
 import type { RepoDoc, StatusDoc } from './model.js';
-import { errorResponse, op } from './operation.js';
+import { op } from './operation.js';
 import { optEnum, optString, queryTime, readBody } from './params.js';
 import { accountByEmail, restCommit } from './render/git.js';
 import { minimalRepo } from './render/repos.js';
@@ -99,17 +100,29 @@ function statusRoute(gh: Gh, req: ServiceRequest, repo: RepoDoc, ref: string, wh
     if (!sha) throw notFound(`No commit found for SHA: ${ref}`);
     return which === 'status' ? ok(combinedStatus(gh, repo, sha)) : list(gh, req, statusesFor(gh, repo, sha), (s) => status(gh, repo, s), { repo });
   } catch (error) {
-    if (error instanceof GitHubError) return errorResponse(error, STATUS_DOCS[which]);
+    if (error instanceof GitHubError) throw documented(error, STATUS_DOCS[which]);
     throw error;
   }
 }
 
+/** The tails the route reads have their own operations in GitHub's description. */
+function commitOperation(req: ServiceRequest): string {
+  let rest: string;
+  try {
+    rest = decodeURIComponent(req.path.split('/').slice(5).join('/'));
+  } catch {
+    return 'repos.getCommit';
+  }
+  const tail = /^.+\/(status|statuses)$/.exec(rest)?.[1];
+  return tail === 'status' ? 'repos.getCombinedStatusForRef' : tail === 'statuses' ? 'repos.listCommitStatusesForRef' : 'repos.getCommit';
+}
+
 export const commitRoutes = [
-  op('GET', '/repos/:owner/:repo/commits', 'commits/commits#list-commits', (req, { owner, repo: name }, gh) =>
+  op('repos.listCommits', 'GET', '/repos/:owner/:repo/commits', 'commits/commits#list-commits', (req, { owner, repo: name }, gh) =>
     listCommits(gh, req, readableRepo(gh, owner, name))),
 
   // `{ref}` may contain slashes (`feature/x`), so one route reads the `/status` and `/statuses` tails.
-  op('GET', '/repos/:owner/:repo/commits/*rest', 'commits/commits#get-a-commit', (req, { owner, repo: name, rest }, gh) => {
+  op('repos.getCommit', 'GET', '/repos/:owner/:repo/commits/*rest', 'commits/commits#get-a-commit', (req, { owner, repo: name, rest }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const tail = /^(.+)\/(status|statuses)$/.exec(rest);
     if (tail) return statusRoute(gh, req, repo, tail[1]!, tail[2] as 'status' | 'statuses');
@@ -119,9 +132,9 @@ export const commitRoutes = [
     if (!commit) throw unprocessable(`No commit found for SHA: ${rest}`);
     const parent = commit.parents[0] ? getCommit(gh.db.objects, commit.parents[0]) : undefined;
     return ok(restCommit(gh, repo, commit, diffTrees(gh.db.objects, parent?.tree ?? null, commit.tree)));
-  }),
+  }, { nameOf: commitOperation }),
 
-  op('POST', '/repos/:owner/:repo/statuses/:sha', 'commits/statuses#create-a-commit-status', (req, { owner, repo: name, sha }, gh) => {
+  op('repos.createCommitStatus', 'POST', '/repos/:owner/:repo/statuses/:sha', 'commits/statuses#create-a-commit-status', (req, { owner, repo: name, sha }, gh) => {
     const viewer = requireViewer(gh);
     const repo = writableRepo(gh, owner, name);
     const body = readBody(req);

@@ -53,7 +53,7 @@ function existingEntry(gh: Gh, parent: string | null, path: string): PathEntry |
 }
 
 export const contentRoutes = [
-  op('GET', '/repos/:owner/:repo/contents/*path', 'repos/contents#get-repository-content', (req, { owner, repo: name, path }, gh) => {
+  op('repos.getContent', 'GET', '/repos/:owner/:repo/contents/*path', 'repos/contents#get-repository-content', (req, { owner, repo: name, path }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const { sha, ref } = commitForRef(gh, repo, req.query.get('ref') || null);
     const entry = lookupPath(gh.db.objects, treeOf(gh, sha), cleanPath(path));
@@ -61,7 +61,7 @@ export const contentRoutes = [
     return read(gh, req, repo, ref, entry);
   }),
 
-  op('GET', '/repos/:owner/:repo/readme', 'repos/contents#get-a-repository-readme', (req, { owner, repo: name }, gh) => {
+  op('repos.getReadme', 'GET', '/repos/:owner/:repo/readme', 'repos/contents#get-a-repository-readme', (req, { owner, repo: name }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const { sha, ref } = commitForRef(gh, repo, req.query.get('ref') || null);
     const root = getTree(gh.db.objects, treeOf(gh, sha))!;
@@ -71,7 +71,7 @@ export const contentRoutes = [
     return read(gh, req, repo, ref, { mode: found.mode, type: found.type, sha: found.sha, path: found.name });
   }),
 
-  op('PUT', '/repos/:owner/:repo/contents/*path', 'repos/contents#create-or-update-file-contents', (req, { owner, repo: name, path }, gh) => {
+  op('repos.createOrUpdateFileContents', 'PUT', '/repos/:owner/:repo/contents/*path', 'repos/contents#create-or-update-file-contents', (req, { owner, repo: name, path }, gh) => {
     const viewer = requireViewer(gh);
     const repo = writableRepo(gh, owner, name);
     const body = readBody(req);
@@ -101,7 +101,7 @@ export const contentRoutes = [
     return existing ? ok(result) : created(result);
   }),
 
-  op('DELETE', '/repos/:owner/:repo/contents/*path', 'repos/contents#delete-a-file', (req, { owner, repo: name, path }, gh) => {
+  op('repos.deleteFile', 'DELETE', '/repos/:owner/:repo/contents/*path', 'repos/contents#delete-a-file', (req, { owner, repo: name, path }, gh) => {
     const viewer = requireViewer(gh);
     const repo = writableRepo(gh, owner, name);
     const body = readBody(req);

@@ -14,7 +14,7 @@ import { accepted, list } from './respond.js';
  * body, or from the query string as the MCP server sends it.
  */
 export const forkRoutes = [
-  op('POST', '/repos/:owner/:repo/forks', 'repos/forks#create-a-fork', (req, { owner, repo: name }, gh) => {
+  op('repos.createFork', 'POST', '/repos/:owner/:repo/forks', 'repos/forks#create-a-fork', (req, { owner, repo: name }, gh) => {
     const viewer = requireViewer(gh);
     const parent = readableRepo(gh, owner, name);
     const body = readBody(req);
@@ -52,7 +52,7 @@ export const forkRoutes = [
     return accepted(fullRepository(gh, gh.db.repos.get(repoKey(target.login, forkName))!));
   }),
 
-  op('GET', '/repos/:owner/:repo/forks', 'repos/forks#list-forks', (req, { owner, repo: name }, gh) => {
+  op('repos.listForks', 'GET', '/repos/:owner/:repo/forks', 'repos/forks#list-forks', (req, { owner, repo: name }, gh) => {
     const parent = readableRepo(gh, owner, name);
     const sort = queryEnum(req, 'sort', ['newest', 'oldest', 'stargazers', 'watchers'] as const, 'newest', 'Repository');
     const key = parent.full_name.toLowerCase();

@@ -61,7 +61,7 @@ function treeFor(gh: Gh, repo: Parameters<typeof resolveCommitish>[1], name: str
 }
 
 export const gitRoutes = [
-  op('POST', '/repos/:owner/:repo/git/trees', 'git/trees#create-a-tree', (req, { owner, repo: name }, gh) => {
+  op('git.createTree', 'POST', '/repos/:owner/:repo/git/trees', 'git/trees#create-a-tree', (req, { owner, repo: name }, gh) => {
     const repo = writableRepo(gh, owner, name);
     requireNotEmpty(gh, repo);
     const body = readBody(req);
@@ -77,7 +77,7 @@ export const gitRoutes = [
     return created(rendered, [['Location', rendered.url]]);
   }),
 
-  op('GET', '/repos/:owner/:repo/git/trees/:tree_sha', 'git/trees#get-a-tree', (req, { owner, repo: name, tree_sha }, gh) => {
+  op('git.getTree', 'GET', '/repos/:owner/:repo/git/trees/:tree_sha', 'git/trees#get-a-tree', (req, { owner, repo: name, tree_sha }, gh) => {
     const repo = readableRepo(gh, owner, name);
     requireNotEmpty(gh, repo);
     const sha = treeFor(gh, repo, tree_sha);
@@ -87,7 +87,7 @@ export const gitRoutes = [
     return ok(gitTree(gh, repo, tree, recursive));
   }),
 
-  op('POST', '/repos/:owner/:repo/git/commits', 'git/commits#create-a-commit', (req, { owner, repo: name }, gh) => {
+  op('git.createCommit', 'POST', '/repos/:owner/:repo/git/commits', 'git/commits#create-a-commit', (req, { owner, repo: name }, gh) => {
     const viewer = requireViewer(gh);
     const repo = writableRepo(gh, owner, name);
     requireNotEmpty(gh, repo);
@@ -107,7 +107,7 @@ export const gitRoutes = [
     return created(rendered, [['Location', rendered.url]]);
   }),
 
-  op('GET', '/repos/:owner/:repo/git/commits/:commit_sha', 'git/commits#get-a-commit-object', (_req, { owner, repo: name, commit_sha }, gh) => {
+  op('git.getCommit', 'GET', '/repos/:owner/:repo/git/commits/:commit_sha', 'git/commits#get-a-commit-object', (_req, { owner, repo: name, commit_sha }, gh) => {
     const repo = readableRepo(gh, owner, name);
     requireNotEmpty(gh, repo);
     const commit = getCommit(gh.db.objects, commit_sha.toLowerCase());
@@ -115,7 +115,7 @@ export const gitRoutes = [
     return ok(gitCommit(gh, repo, commit));
   }),
 
-  op('POST', '/repos/:owner/:repo/git/blobs', 'git/blobs#create-a-blob', (req, { owner, repo: name }, gh) => {
+  op('git.createBlob', 'POST', '/repos/:owner/:repo/git/blobs', 'git/blobs#create-a-blob', (req, { owner, repo: name }, gh) => {
     const repo = writableRepo(gh, owner, name);
     requireNotEmpty(gh, repo);
     const body = readBody(req);
@@ -127,7 +127,7 @@ export const gitRoutes = [
     return created({ url, sha: blob.sha }, [['Location', url]]);
   }),
 
-  op('GET', '/repos/:owner/:repo/git/blobs/:file_sha', 'git/blobs#get-a-blob', (_req, { owner, repo: name, file_sha }, gh) => {
+  op('git.getBlob', 'GET', '/repos/:owner/:repo/git/blobs/:file_sha', 'git/blobs#get-a-blob', (_req, { owner, repo: name, file_sha }, gh) => {
     const repo = readableRepo(gh, owner, name);
     requireNotEmpty(gh, repo);
     const blob = getBlob(gh.db.objects, file_sha.toLowerCase());

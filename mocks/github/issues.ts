@@ -58,12 +58,12 @@ function titleOf(value: unknown, required: boolean): string | undefined {
 }
 
 export const issueRoutes = [
-  op('GET', '/repos/:owner/:repo/issues', 'issues/issues#list-repository-issues', (req, { owner, repo: name }, gh) => {
+  op('issues.listForRepo', 'GET', '/repos/:owner/:repo/issues', 'issues/issues#list-repository-issues', (req, { owner, repo: name }, gh) => {
     const repo = issueRepo(gh, owner, name);
     return list(gh, req, filterIssues(gh, req, repo), (i) => issue(gh, repo, i), { repo });
   }),
 
-  op('POST', '/repos/:owner/:repo/issues', 'issues/issues#create-an-issue', (req, { owner, repo: name }, gh) => {
+  op('issues.create', 'POST', '/repos/:owner/:repo/issues', 'issues/issues#create-an-issue', (req, { owner, repo: name }, gh) => {
     const viewer = requireViewer(gh);
     const repo = issueRepo(gh, owner, name);
     const body = readBody(req);
@@ -83,12 +83,12 @@ export const issueRoutes = [
     return created(rendered, [['Location', rendered.url]]);
   }),
 
-  op('GET', '/repos/:owner/:repo/issues/:issue_number', 'issues/issues#get-an-issue', (_req, { owner, repo: name, issue_number }, gh) => {
+  op('issues.get', 'GET', '/repos/:owner/:repo/issues/:issue_number', 'issues/issues#get-an-issue', (_req, { owner, repo: name, issue_number }, gh) => {
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     return ok(issue(gh, repo, findIssue(gh, repo, issue_number)));
   }),
 
-  op('PATCH', '/repos/:owner/:repo/issues/:issue_number', 'issues/issues#update-an-issue', (req, { owner, repo: name, issue_number }, gh) => {
+  op('issues.update', 'PATCH', '/repos/:owner/:repo/issues/:issue_number', 'issues/issues#update-an-issue', (req, { owner, repo: name, issue_number }, gh) => {
     const viewer = requireViewer(gh);
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     const doc = findIssue(gh, repo, issue_number);

@@ -21,20 +21,20 @@ function labelsToAdd(req: ServiceRequest): string[] {
 }
 
 export const labelRoutes = [
-  op('GET', '/repos/:owner/:repo/labels', 'issues/labels#list-labels-for-a-repository', (req, { owner, repo: name }, gh) => {
+  op('issues.listLabelsForRepo', 'GET', '/repos/:owner/:repo/labels', 'issues/labels#list-labels-for-a-repository', (req, { owner, repo: name }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const key = repo.full_name.toLowerCase();
     return list(gh, req, gh.db.labels.filter((l) => l.repo === key), (l) => label(gh, repo, l), { repo });
   }),
 
-  op('GET', '/repos/:owner/:repo/labels/:name', 'issues/labels#get-a-label', (_req, { owner, repo: name, name: labelName }, gh) => {
+  op('issues.getLabel', 'GET', '/repos/:owner/:repo/labels/:name', 'issues/labels#get-a-label', (_req, { owner, repo: name, name: labelName }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const doc = gh.db.labels.get(labelKey(repo.full_name.toLowerCase(), labelName));
     if (!doc) throw notFound();
     return ok(label(gh, repo, doc));
   }),
 
-  op('POST', '/repos/:owner/:repo/labels', 'issues/labels#create-a-label', (req, { owner, repo: name }, gh) => {
+  op('issues.createLabel', 'POST', '/repos/:owner/:repo/labels', 'issues/labels#create-a-label', (req, { owner, repo: name }, gh) => {
     const repo = writableRepo(gh, owner, name, 'triage');
     const body = readBody(req);
     const labelName = reqString(body, 'name', () => validationFailed({ resource: 'Label', code: 'missing_field', field: 'name' }));
@@ -49,13 +49,13 @@ export const labelRoutes = [
     return created(rendered, [['Location', rendered.url]]);
   }),
 
-  op('GET', '/repos/:owner/:repo/issues/:issue_number/labels', 'issues/labels#list-labels-for-an-issue', (req, { owner, repo: name, issue_number }, gh) => {
+  op('issues.listLabelsOnIssue', 'GET', '/repos/:owner/:repo/issues/:issue_number/labels', 'issues/labels#list-labels-for-an-issue', (req, { owner, repo: name, issue_number }, gh) => {
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     const issue = findIssue(gh, repo, issue_number);
     return list(gh, req, labelsOf(gh, repo, issue.labels), (l) => l, { repo });
   }),
 
-  op('POST', '/repos/:owner/:repo/issues/:issue_number/labels', 'issues/labels#add-labels-to-an-issue', (req, { owner, repo: name, issue_number }, gh) => {
+  op('issues.addLabels', 'POST', '/repos/:owner/:repo/issues/:issue_number/labels', 'issues/labels#add-labels-to-an-issue', (req, { owner, repo: name, issue_number }, gh) => {
     const repo = writableRepo(gh, owner, name, 'triage');
     const issue = findIssue(gh, repo, issue_number);
     const names = labelsToAdd(req);

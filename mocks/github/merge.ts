@@ -96,13 +96,13 @@ function mergePull(gh: Gh, repo: RepoDoc, pull: PullDoc, body: Record<string, un
 }
 
 export const mergeRoutes = [
-  op('PUT', '/repos/:owner/:repo/pulls/:pull_number/merge', 'pulls/pulls#merge-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.merge', 'PUT', '/repos/:owner/:repo/pulls/:pull_number/merge', 'pulls/pulls#merge-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
     const repo = writableRepo(gh, owner, name);
     const pull = findPull(gh, repo, pull_number);
     return mergePull(gh, repo, pull, readBody(req));
   }),
 
-  op('PUT', '/repos/:owner/:repo/pulls/:pull_number/update-branch', 'pulls/pulls#update-a-pull-request-branch', (req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.updateBranch', 'PUT', '/repos/:owner/:repo/pulls/:pull_number/update-branch', 'pulls/pulls#update-a-pull-request-branch', (req, { owner, repo: name, pull_number }, gh) => {
     const viewer = requireViewer(gh);
     const repo = readableRepo(gh, owner, name);
     const pull = findPull(gh, repo, pull_number);

@@ -1,4 +1,4 @@
-import { Router, type Route } from '../core/router.js';
+import type { Operation } from '../kit/operation.js';
 import { branchRoutes } from './branches.js';
 import { commentRoutes } from './comments.js';
 import { commitRoutes } from './commits.js';
@@ -17,10 +17,11 @@ import { searchRoutes } from './search.js';
 import { userRoutes } from './users.js';
 
 /**
- * Every operation of the mock. Order matters only where patterns overlap: the first match wins,
- * so `/issues/comments` comes before `/issues/:issue_number`.
+ * Every operation of the mock, named as Octokit names them (docs/github-mock.md lists them). Order
+ * matters where patterns overlap: the first match wins, so `/issues/comments` comes before
+ * `/issues/:issue_number`.
  */
-export const routes: readonly Route<Gh>[] = [
+export const operations: readonly Operation<Gh>[] = [
   ...userRoutes,
   ...repoRoutes,
   ...forkRoutes,
@@ -37,5 +38,3 @@ export const routes: readonly Route<Gh>[] = [
   ...reviewRoutes,
   ...searchRoutes,
 ];
-
-export const router = new Router<Gh>(routes);

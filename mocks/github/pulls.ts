@@ -66,12 +66,12 @@ function filterPulls(gh: Gh, req: ServiceRequest, repo: RepoDoc): PullDoc[] {
 }
 
 export const pullRoutes = [
-  op('GET', '/repos/:owner/:repo/pulls', 'pulls/pulls#list-pull-requests', (req, { owner, repo: name }, gh) => {
+  op('pulls.list', 'GET', '/repos/:owner/:repo/pulls', 'pulls/pulls#list-pull-requests', (req, { owner, repo: name }, gh) => {
     const repo = readableRepo(gh, owner, name);
     return list(gh, req, filterPulls(gh, req, repo), (p) => pullSimple(gh, repo, p), { repo });
   }),
 
-  op('POST', '/repos/:owner/:repo/pulls', 'pulls/pulls#create-a-pull-request', (req, { owner, repo: name }, gh) => {
+  op('pulls.create', 'POST', '/repos/:owner/:repo/pulls', 'pulls/pulls#create-a-pull-request', (req, { owner, repo: name }, gh) => {
     const viewer = requireViewer(gh);
     const repo = readableRepo(gh, owner, name);
     const body = readBody(req);
@@ -113,12 +113,12 @@ export const pullRoutes = [
     return created(rendered, [['Location', rendered.url]]);
   }),
 
-  op('GET', '/repos/:owner/:repo/pulls/:pull_number', 'pulls/pulls#get-a-pull-request', (_req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.get', 'GET', '/repos/:owner/:repo/pulls/:pull_number', 'pulls/pulls#get-a-pull-request', (_req, { owner, repo: name, pull_number }, gh) => {
     const repo = readableRepo(gh, owner, name);
     return ok(pullFull(gh, repo, findPull(gh, repo, pull_number)));
   }),
 
-  op('PATCH', '/repos/:owner/:repo/pulls/:pull_number', 'pulls/pulls#update-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.update', 'PATCH', '/repos/:owner/:repo/pulls/:pull_number', 'pulls/pulls#update-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
     const viewer = requireViewer(gh);
     const repo = readableRepo(gh, owner, name);
     const pull = findPull(gh, repo, pull_number);
@@ -145,7 +145,7 @@ export const pullRoutes = [
     return ok(pullFull(gh, repo, gh.db.pulls.get(issueKey(pull.repo, pull.number))!));
   }),
 
-  op('GET', '/repos/:owner/:repo/pulls/:pull_number/files', 'pulls/pulls#list-pull-requests-files', (req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.listFiles', 'GET', '/repos/:owner/:repo/pulls/:pull_number/files', 'pulls/pulls#list-pull-requests-files', (req, { owner, repo: name, pull_number }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const pull = findPull(gh, repo, pull_number);
     const headRepo = (pull.head.repo ? gh.db.repos.get(pull.head.repo) : undefined) ?? repo;
@@ -153,13 +153,13 @@ export const pullRoutes = [
     return list(gh, req, pullFiles(gh, pull), (f) => diffEntry(headRepo, sha, f), { repo, cap: 3000 });
   }),
 
-  op('GET', '/repos/:owner/:repo/pulls/:pull_number/commits', 'pulls/pulls#list-commits-on-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.listCommits', 'GET', '/repos/:owner/:repo/pulls/:pull_number/commits', 'pulls/pulls#list-commits-on-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const pull = findPull(gh, repo, pull_number);
     return list(gh, req, pullCommits(gh, pull), (c) => restCommit(gh, repo, c), { repo, cap: 250 });
   }),
 
-  op('GET', '/repos/:owner/:repo/pulls/:pull_number/merge', 'pulls/pulls#check-if-a-pull-request-has-been-merged', (_req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.checkIfMerged', 'GET', '/repos/:owner/:repo/pulls/:pull_number/merge', 'pulls/pulls#check-if-a-pull-request-has-been-merged', (_req, { owner, repo: name, pull_number }, gh) => {
     const repo = readableRepo(gh, owner, name);
     if (!findPull(gh, repo, pull_number).merged) throw notFound();
     return noContent();

@@ -36,20 +36,20 @@ function commitSha(gh: Gh, value: string): string {
 }
 
 export const refRoutes = [
-  op('GET', '/repos/:owner/:repo/git/ref/*ref', 'git/refs#get-a-reference', (_req, { owner, repo: name, ref }, gh) => {
+  op('git.getRef', 'GET', '/repos/:owner/:repo/git/ref/*ref', 'git/refs#get-a-reference', (_req, { owner, repo: name, ref }, gh) => {
     const repo = readRepo(gh, owner, name);
     const found = getRef(gh, repo, fullRef(ref));
     if (!found) throw notFound();
     return ok(gitRef(gh, repo, found));
   }),
 
-  op('GET', '/repos/:owner/:repo/git/matching-refs/*ref', 'git/refs#list-matching-references', (req, { owner, repo: name, ref }, gh) => {
+  op('git.listMatchingRefs', 'GET', '/repos/:owner/:repo/git/matching-refs/*ref', 'git/refs#list-matching-references', (req, { owner, repo: name, ref }, gh) => {
     const repo = readRepo(gh, owner, name);
     const prefix = fullRef(ref);
     return list(gh, req, repoRefs(gh, repo).filter((r) => r.ref.startsWith(prefix)).sort(byName), (r) => gitRef(gh, repo, r), { repo });
   }),
 
-  op('GET', '/repos/:owner/:repo/git/refs/*ref', 'git/refs#get-a-reference', (req, { owner, repo: name, ref }, gh) => {
+  op('git.listRefs', 'GET', '/repos/:owner/:repo/git/refs/*ref', 'git/refs#get-a-reference', (req, { owner, repo: name, ref }, gh) => {
     const repo = readRepo(gh, owner, name);
     if (ref !== '') {
       const exact = getRef(gh, repo, fullRef(ref));
@@ -61,7 +61,7 @@ export const refRoutes = [
     return list(gh, req, below, (r) => gitRef(gh, repo, r), { repo });
   }),
 
-  op('POST', '/repos/:owner/:repo/git/refs', 'git/refs#create-a-reference', (req, { owner, repo: name }, gh) => {
+  op('git.createRef', 'POST', '/repos/:owner/:repo/git/refs', 'git/refs#create-a-reference', (req, { owner, repo: name }, gh) => {
     const repo = writableRepo(gh, owner, name);
     const body = readBody(req);
     const ref = reqString(body, 'ref');
@@ -74,7 +74,7 @@ export const refRoutes = [
     return created(gitRef(gh, repo, doc), [['Location', gitRef(gh, repo, doc).url]]);
   }),
 
-  op('PATCH', '/repos/:owner/:repo/git/refs/*ref', 'git/refs#update-a-reference', (req, { owner, repo: name, ref }, gh) => {
+  op('git.updateRef', 'PATCH', '/repos/:owner/:repo/git/refs/*ref', 'git/refs#update-a-reference', (req, { owner, repo: name, ref }, gh) => {
     const repo = writableRepo(gh, owner, name);
     const body = readBody(req);
     const sha = reqString(body, 'sha');
@@ -87,7 +87,7 @@ export const refRoutes = [
     return ok(gitRef(gh, repo, setRef(gh, repo, existing.ref, target)));
   }),
 
-  op('DELETE', '/repos/:owner/:repo/git/refs/*ref', 'git/refs#delete-a-reference', (_req, { owner, repo: name, ref }, gh) => {
+  op('git.deleteRef', 'DELETE', '/repos/:owner/:repo/git/refs/*ref', 'git/refs#delete-a-reference', (_req, { owner, repo: name, ref }, gh) => {
     const repo = writableRepo(gh, owner, name);
     const existing = getRef(gh, repo, fullRef(ref));
     if (!existing) throw unprocessable('Reference does not exist');

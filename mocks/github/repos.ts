@@ -62,13 +62,13 @@ function createRepo(req: ServiceRequest, gh: Gh, owner: AccountDoc) {
 }
 
 export const repoRoutes = [
-  op('GET', '/repos/:owner/:repo', 'repos/repos#get-a-repository', (_req, { owner, repo }, gh) =>
+  op('repos.get', 'GET', '/repos/:owner/:repo', 'repos/repos#get-a-repository', (_req, { owner, repo }, gh) =>
     ok(fullRepository(gh, readableRepo(gh, owner, repo)))),
 
-  op('POST', '/user/repos', 'repos/repos#create-a-repository-for-the-authenticated-user', (req, _p, gh) =>
+  op('repos.createForAuthenticatedUser', 'POST', '/user/repos', 'repos/repos#create-a-repository-for-the-authenticated-user', (req, _p, gh) =>
     createRepo(req, gh, requireViewer(gh))),
 
-  op('POST', '/orgs/:org/repos', 'repos/repos#create-an-organization-repository', (req, { org }, gh) => {
+  op('repos.createInOrg', 'POST', '/orgs/:org/repos', 'repos/repos#create-an-organization-repository', (req, { org }, gh) => {
     const viewer = requireViewer(gh);
     const found = account(gh, org);
     if (found?.type !== 'Organization') throw notFound();
@@ -80,7 +80,7 @@ export const repoRoutes = [
     return createRepo(req, gh, found);
   }),
 
-  op('GET', '/user/repos', 'repos/repos#list-repositories-for-the-authenticated-user', (req, _p, gh) => {
+  op('repos.listForAuthenticatedUser', 'GET', '/user/repos', 'repos/repos#list-repositories-for-the-authenticated-user', (req, _p, gh) => {
     const viewer = requireViewer(gh);
     const type = req.query.get('type');
     if (type !== null && (req.query.has('visibility') || req.query.has('affiliation'))) {
@@ -104,7 +104,7 @@ export const repoRoutes = [
     return list(gh, req, sortRepos(req, mine, 'full_name'), (r) => repository(gh, r));
   }, { auth: true }),
 
-  op('GET', '/users/:username/repos', 'repos/repos#list-repositories-for-a-user', (req, { username }, gh) => {
+  op('repos.listForUser', 'GET', '/users/:username/repos', 'repos/repos#list-repositories-for-a-user', (req, { username }, gh) => {
     const user = account(gh, username);
     if (!user) throw notFound();
     const type = queryEnum(req, 'type', ['all', 'owner', 'member'] as const, 'owner', 'Repository');
@@ -113,7 +113,7 @@ export const repoRoutes = [
     return list(gh, req, sortRepos(req, repos, 'full_name'), (r) => minimalRepo(gh, r));
   }),
 
-  op('GET', '/orgs/:org/repos', 'repos/repos#list-organization-repositories', (req, { org }, gh) => {
+  op('repos.listForOrg', 'GET', '/orgs/:org/repos', 'repos/repos#list-organization-repositories', (req, { org }, gh) => {
     const found = account(gh, org);
     if (found?.type !== 'Organization') throw notFound();
     const type = queryEnum(req, 'type', ['all', 'public', 'private', 'forks', 'sources', 'member'] as const, 'all', 'Repository');

@@ -56,7 +56,7 @@ function readComments(gh: Gh, pull: PullDoc, body: Body, commitId: string, user:
 }
 
 export const reviewRoutes = [
-  op('GET', '/repos/:owner/:repo/pulls/:pull_number/reviews', 'pulls/reviews#list-reviews-for-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.listReviews', 'GET', '/repos/:owner/:repo/pulls/:pull_number/reviews', 'pulls/reviews#list-reviews-for-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const pull = findPull(gh, repo, pull_number);
     const viewer = gh.viewer?.login.toLowerCase();
@@ -64,7 +64,7 @@ export const reviewRoutes = [
     return list(gh, req, found, (r) => review(gh, repo, r), { repo });
   }),
 
-  op('POST', '/repos/:owner/:repo/pulls/:pull_number/reviews', 'pulls/reviews#create-a-review-for-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.createReview', 'POST', '/repos/:owner/:repo/pulls/:pull_number/reviews', 'pulls/reviews#create-a-review-for-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
     const viewer = requireViewer(gh);
     const repo = readableRepo(gh, owner, name);
     const pull = findPull(gh, repo, pull_number);
@@ -101,7 +101,7 @@ export const reviewRoutes = [
     return ok(review(gh, repo, doc));
   }),
 
-  op('GET', '/repos/:owner/:repo/pulls/:pull_number/comments', 'pulls/comments#list-review-comments-on-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.listReviewComments', 'GET', '/repos/:owner/:repo/pulls/:pull_number/comments', 'pulls/comments#list-review-comments-on-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const pull = findPull(gh, repo, pull_number);
     const viewer = gh.viewer?.login.toLowerCase();

@@ -198,8 +198,8 @@ function searchUsers(gh: Gh, req: ServiceRequest) {
 }
 
 export const searchRoutes = [
-  op('GET', '/search/repositories', 'search/search#search-repositories', (req, _p, gh) => searchRepositories(gh, req)),
-  op('GET', '/search/code', 'search/search#search-code', (req, _p, gh) => searchCode(gh, req)),
-  op('GET', '/search/issues', 'search/search#search-issues-and-pull-requests', (req, _p, gh) => searchIssues(gh, req)),
-  op('GET', '/search/users', 'search/search#search-users', (req, _p, gh) => searchUsers(gh, req)),
+  op('search.repos', 'GET', '/search/repositories', 'search/search#search-repositories', (req, _p, gh) => searchRepositories(gh, req)),
+  op('search.code', 'GET', '/search/code', 'search/search#search-code', (req, _p, gh) => searchCode(gh, req)),
+  op('search.issuesAndPullRequests', 'GET', '/search/issues', 'search/search#search-issues-and-pull-requests', (req, _p, gh) => searchIssues(gh, req)),
+  op('search.users', 'GET', '/search/users', 'search/search#search-users', (req, _p, gh) => searchUsers(gh, req)),
 ];

@@ -106,6 +106,8 @@ function statusRoute(gh: Gh, req: ServiceRequest, repo: RepoDoc, ref: string, wh
 }
 
 /** The tails the route reads have their own operations in GitHub's description. */
+export const COMMIT_TAIL_OPERATIONS = ['repos.getCombinedStatusForRef', 'repos.listCommitStatusesForRef'] as const;
+
 function commitOperation(req: ServiceRequest): string {
   let rest: string;
   try {

@@ -73,4 +73,4 @@ const kit = defineService<GitHubDataset, Gh>({
 });
 
 /** The kit's definition, but the world's refusals (413, 500) are dressed in GitHub's headers too. */
-export const githubService: ServiceDefinition<GitHubDataset> = { ...kit, reject: rejectRequest };
+export const githubService: ServiceDefinition<GitHubDataset> & Pick<typeof kit, 'kit'> = { ...kit, reject: rejectRequest };

@@ -1,7 +1,7 @@
 import type { Operation } from '../kit/operation.js';
 import { branchRoutes } from './branches.js';
 import { commentRoutes } from './comments.js';
-import { commitRoutes } from './commits.js';
+import { COMMIT_TAIL_OPERATIONS, commitRoutes } from './commits.js';
 import { contentRoutes } from './contents.js';
 import type { Gh } from './context.js';
 import { forkRoutes } from './forks.js';
@@ -38,3 +38,6 @@ export const operations: readonly Operation<Gh>[] = [
   ...reviewRoutes,
   ...searchRoutes,
 ];
+
+/** Every name a GitHub request can have (an operation may name some requests apart, commits.ts). */
+export const operationNames: readonly string[] = [...operations.map((o) => o.name), ...COMMIT_TAIL_OPERATIONS];

@@ -7,7 +7,7 @@ import { log } from './git/history.js';
 import { getCommit, lookupPath, type CommitObject } from './git/objects.js';
 import type { RepoDoc, StatusDoc } from './model.js';
 import { op } from './operation.js';
-import { optEnum, optString, queryTime, readBody } from './params.js';
+import { githubQuery, optEnum, optString, queryTime, readBody } from './params.js';
 import { accountByEmail, restCommit } from './render/git.js';
 import { minimalRepo } from './render/repos.js';
 import { simpleUser, userByLogin } from './render/users.js';
@@ -23,7 +23,7 @@ function touches(gh: Gh, commit: CommitObject, path: string): boolean {
   return mine !== theirs;
 }
 
-function listCommits(gh: Gh, req: ServiceRequest, repo: RepoDoc) {
+function listCommits(gh: Gh, req: ServiceRequest, repo: RepoDoc, query: { since: string | null; until: string | null }) {
   requireNotEmpty(gh, repo);
   const start = req.query.get('sha') || repo.default_branch;
   const tip = resolveCommitish(gh, repo, start);
@@ -31,8 +31,7 @@ function listCommits(gh: Gh, req: ServiceRequest, repo: RepoDoc) {
   const path = (req.query.get('path') ?? '').split('/').filter((p) => p !== '').join('/');
   const author = req.query.get('author')?.toLowerCase();
   const committer = req.query.get('committer')?.toLowerCase();
-  const since = queryTime(req, 'since');
-  const until = queryTime(req, 'until');
+  const { since, until } = query;
   const matchPerson = (who: string | undefined, email: string) => {
     if (!who) return true;
     const account = accountByEmail(gh, email);
@@ -120,8 +119,8 @@ function commitOperation(req: ServiceRequest): string {
 }
 
 export const commitRoutes = [
-  op('repos.listCommits', 'GET', '/repos/:owner/:repo/commits', 'commits/commits#list-commits', (req, { owner, repo: name }, gh) =>
-    listCommits(gh, req, readableRepo(gh, owner, name))),
+  op('repos.listCommits', 'GET', '/repos/:owner/:repo/commits', 'commits/commits#list-commits', (req, { owner, repo: name }, gh, call) =>
+    listCommits(gh, req, readableRepo(gh, owner, name), call.query), { query: githubQuery({ since: queryTime(), until: queryTime() }) }),
 
   // `{ref}` may contain slashes (`feature/x`), so one route reads the `/status` and `/statuses` tails.
   op('repos.getCommit', 'GET', '/repos/:owner/:repo/commits/*rest', 'commits/commits#get-a-commit', (req, { owner, repo: name, rest }, gh) => {

@@ -2,7 +2,7 @@ import { account, atLeast, newId, permission, readableRepo, requireViewer } from
 import { GitHubError, validationFailed } from './errors.js';
 import { repoKey, type RepoDoc } from './model.js';
 import { op } from './operation.js';
-import { optBool, optString, readBody, queryEnum } from './params.js';
+import { githubQuery, optBool, optString, readBody, queryEnum } from './params.js';
 import { fullRepository, minimalRepo } from './render/repos.js';
 import { repoRefs, setRef } from './repo-git.js';
 import { accepted, list } from './respond.js';
@@ -52,12 +52,12 @@ export const forkRoutes = [
     return accepted(fullRepository(gh, gh.db.repos.get(repoKey(target.login, forkName))!));
   }),
 
-  op('repos.listForks', 'GET', '/repos/:owner/:repo/forks', 'repos/forks#list-forks', (req, { owner, repo: name }, gh) => {
+  op('repos.listForks', 'GET', '/repos/:owner/:repo/forks', 'repos/forks#list-forks', (req, { owner, repo: name }, gh, call) => {
     const parent = readableRepo(gh, owner, name);
-    const sort = queryEnum(req, 'sort', ['newest', 'oldest', 'stargazers', 'watchers'] as const, 'newest', 'Repository');
+    const sort = call.query.sort ?? 'newest';
     const key = parent.full_name.toLowerCase();
     const forks = gh.db.repos.filter((r) => r.parent === key && atLeast(permission(gh, r), 'read'));
     forks.sort((a, b) => sort === 'oldest' ? a.id - b.id : sort === 'newest' ? b.id - a.id : b.stargazers_count - a.stargazers_count || b.id - a.id);
     return list(gh, req, forks, (r) => minimalRepo(gh, r), { repo: parent });
-  }),
+  }, { query: githubQuery({ sort: queryEnum(['newest', 'oldest', 'stargazers', 'watchers'] as const, 'Repository') }) }),
 ];

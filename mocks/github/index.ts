@@ -1,7 +1,7 @@
 import type { ServiceDefinition } from '../core/service.js';
 import { authGate } from '../kit/auth.js';
 import { defineService } from '../kit/define.js';
-import { githubErrors } from '../kit/envelopes/github.js';
+import { documented, githubErrors } from '../kit/envelopes/github.js';
 import { etag } from '../kit/etag.js';
 import { authenticate, makeGh, type Gh } from './context.js';
 import { GitHubDatasetSchema, type GitHubDataset } from './dataset.js';
@@ -11,6 +11,7 @@ import { loadDataset } from './load.js';
 import { db } from './model.js';
 import { docsOf, rewriteRepositoryAlias } from './operation.js';
 import { operations } from './operations.js';
+import { queryValidationFailed } from './params.js';
 import { rateLimits } from './ratelimit.js';
 import { cacheHeaders, githubHeaders, rejectRequest } from './service.js';
 import { githubViews, githubVolatile } from './views.js';
@@ -45,7 +46,7 @@ const kit = defineService<GitHubDataset, Gh>({
       case 'malformed_body':
         return new GitHubError(400, problemsParsingJson().message, { docs: docsOf(detail.operation) });
       case 'invalid_params':
-        return new GitHubError(422, 'Validation Failed', { docs: docsOf(detail.operation) });
+        return documented(queryValidationFailed(detail.issues ?? []) ?? new GitHubError(422, 'Validation Failed'), docsOf(detail.operation));
       case 'unauthenticated':
         return badCredentials();
       case 'payload_too_large':

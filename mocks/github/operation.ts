@@ -1,8 +1,9 @@
 import { ServiceRequest, type ServiceResponse } from '../core/http.js';
-import type { Handler, PathParams } from '../core/router.js';
+import type { z } from 'zod';
+import type { PathParams } from '../core/router.js';
 import { documented } from '../kit/envelopes/github.js';
 import { ServiceError } from '../kit/errors.js';
-import { rest, type Call, type Operation, type OperationInput } from '../kit/operation.js';
+import { rest, type Call, type Operation } from '../kit/operation.js';
 import type { Gh } from './context.js';
 import { GENERIC_DOCS, GitHubError, requiresAuthentication } from './errors.js';
 
@@ -26,9 +27,12 @@ export function docsOf(name: string | undefined): string {
   return (name !== undefined ? docsByName.get(name) : undefined) ?? GENERIC_DOCS;
 }
 
-export function op<P extends string>(
-  name: string, method: Method, pattern: P, docs: string, handler: Handler<Gh, PathParams<P>>,
-  options: { auth?: boolean; input?: OperationInput; nameOf?: (req: ServiceRequest) => string } = {},
+/** A handler: the request (the alias resolved), its path parameters, who asks, and the kit's call (`call.query`). */
+export type GitHubHandler<P, Q> = (req: ServiceRequest, params: P, gh: Gh, call: Call<P, Q>) => ServiceResponse;
+
+export function op<P extends string, Q = Record<string, string | string[]>>(
+  name: string, method: Method, pattern: P, docs: string, handler: GitHubHandler<PathParams<P>, Q>,
+  options: { auth?: boolean; query?: z.ZodType<Q, z.ZodTypeDef, unknown>; nameOf?: (req: ServiceRequest) => string } = {},
 ): Operation<Gh> {
   const docsUrl = DOCS + docs;
   docsByName.set(name, docsUrl);
@@ -37,13 +41,13 @@ export function op<P extends string>(
     name,
     matcher: rest(method, pattern),
     lazy: true,
-    ...(options.input ? { input: options.input } : {}),
+    ...(options.query ? { input: { query: options.query } } : {}),
     ...(options.nameOf ? { nameOf: options.nameOf } : {}),
-    handle(call: Call<PathParams<P>>, gh: Gh): ServiceResponse {
+    handle(call: Call<PathParams<P>, Q>, gh: Gh): ServiceResponse {
       try {
         const { req, params } = unaliased(call, gh);
         if (needsAuth && !gh.viewer) throw requiresAuthentication();
-        return handler(req, params, gh);
+        return handler(req, params, gh, call);
       } catch (error) {
         throw error instanceof ServiceError ? documented(error, docsUrl) : error;
       }
@@ -69,7 +73,7 @@ export function rewriteRepositoryAlias(req: ServiceRequest): ServiceRequest {
   return shaped;
 }
 
-function unaliased<P>(call: Call<P>, gh: Gh): { req: ServiceRequest; params: P } {
+function unaliased<P, Q>(call: Call<P, Q>, gh: Gh): { req: ServiceRequest; params: P } {
   const original = aliases.get(call.req);
   if (!original) return { req: call.req, params: call.params };
   const match = REPOSITORY_ID.exec(original.path)!;

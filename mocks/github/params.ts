@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { BodyParseError, type ServiceRequest } from '../core/http.js';
 import { GitHubError, bodyNotObject, invalidType, invalidValue, notSupplied, problemsParsingJson } from './errors.js';
 
@@ -72,21 +73,66 @@ export function optEnum<T extends string>(body: Body, field: string, allowed: re
   return value as T;
 }
 
-/** A query parameter restricted to `allowed`; GitHub answers 422 "Validation Failed" otherwise. */
-export function queryEnum<T extends string>(req: ServiceRequest, name: string, allowed: readonly T[], fallback: T, resource: string): T {
-  const value = req.query.get(name);
-  if (value === null || value === '') return fallback;
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new GitHubError(422, 'Validation Failed', { errors: [{ value, resource, field: name, code: 'invalid' }] });
-  }
-  return value as T;
+/**
+ * Query parameters as zod schemas (an operation's `query` input), read when the handler first
+ * reads `call.query`. A failure carries GitHub's `errors` item in the issue's params; index.ts
+ * renders it as 422 "Validation Failed". As GitHub reads them: a repeated parameter counts once
+ * (the first), an empty one is absent.
+ */
+export type QueryProblem = { kind: 'invalid'; value: string; resource: string } | { kind: 'missing'; resource: string };
+
+const firstValue = (value: unknown) => {
+  const one = Array.isArray(value) ? value[0] : value;
+  return one === '' ? undefined : one;
+};
+
+function problem(ctx: z.RefinementCtx, github: QueryProblem): void {
+  ctx.addIssue({ code: z.ZodIssueCode.custom, params: { github } });
 }
 
-/** An ISO 8601 timestamp query parameter (`since`), or null. */
-export function queryTime(req: ServiceRequest, name: string): string | null {
-  const value = req.query.get(name);
-  if (value === null || value === '') return null;
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new GitHubError(422, 'Validation Failed', { errors: [{ value, resource: 'Search', field: name, code: 'invalid' }] });
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+/** One of `allowed`, or undefined (the handler's default); 422 `invalid` otherwise. */
+export function queryEnum<T extends string>(allowed: readonly T[], resource: string): z.ZodType<T | undefined, z.ZodTypeDef, unknown> {
+  return z.preprocess(firstValue, z.string().optional().superRefine((value, ctx) => {
+    if (value !== undefined && !(allowed as readonly string[]).includes(value)) problem(ctx, { kind: 'invalid', value, resource });
+  })) as z.ZodType<T | undefined, z.ZodTypeDef, unknown>;
+}
+
+/** An ISO 8601 timestamp (`since`) normalised to seconds, or null; 422 `invalid` (resource `Search`, as GitHub says) otherwise. */
+export function queryTime(): z.ZodType<string | null, z.ZodTypeDef, unknown> {
+  return z.preprocess(firstValue, z.string().optional().transform((value, ctx) => {
+    if (value === undefined) return null;
+    const ms = Date.parse(value);
+    if (Number.isNaN(ms)) {
+      problem(ctx, { kind: 'invalid', value, resource: 'Search' });
+      return z.NEVER;
+    }
+    return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }));
+}
+
+/** A required parameter (search's `q`): present and not blank; 422 `missing` otherwise. */
+export function queryRequired(resource: string): z.ZodType<string, z.ZodTypeDef, unknown> {
+  return z.preprocess(firstValue, z.string().optional().transform((value, ctx) => {
+    if (value === undefined || value.trim() === '') {
+      problem(ctx, { kind: 'missing', resource });
+      return z.NEVER;
+    }
+    return value;
+  }));
+}
+
+/** An operation's query schema: the parameters GitHub validates; the others pass through. */
+export function githubQuery<S extends z.ZodRawShape>(shape: S) {
+  return z.object(shape).passthrough();
+}
+
+/** GitHub's 422 for the first failing parameter (zod reports them in the schema's key order). */
+export function queryValidationFailed(issues: readonly z.ZodIssue[]): GitHubError | null {
+  const issue = issues[0];
+  const github = issue?.code === z.ZodIssueCode.custom ? (issue.params?.github as QueryProblem | undefined) : undefined;
+  if (!issue || !github) return null;
+  const field = String(issue.path[0]);
+  return new GitHubError(422, 'Validation Failed', {
+    errors: [github.kind === 'invalid' ? { value: github.value, resource: github.resource, field, code: 'invalid' } : { resource: github.resource, field, code: 'missing' }],
+  });
 }

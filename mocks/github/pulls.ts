@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { ServiceRequest } from '../core/http.js';
 import { atLeast, canPush, newId, permission, readableRepo, requireViewer, type Gh } from './context.js';
 import { GitHubError, notFound, validationFailed } from './errors.js';
@@ -5,7 +6,7 @@ import { commitsBetween } from './git/history.js';
 import { stateChange } from './issue-edits.js';
 import { issueKey, type PullDoc, type PullSide, type RepoDoc } from './model.js';
 import { op } from './operation.js';
-import { has, optBool, optEnum, optString, queryEnum, readBody } from './params.js';
+import { githubQuery, has, optBool, optEnum, optString, queryEnum, readBody } from './params.js';
 import { headSha, pullCommits, pullFiles } from './pull-state.js';
 import { diffEntry, restCommit } from './render/git.js';
 import { pullFull, pullSimple } from './render/pulls.js';
@@ -36,10 +37,16 @@ const missing = (field: string) => validationFailed({ resource: 'PullRequest', c
 const invalid = (field: string) => validationFailed({ resource: 'PullRequest', field, code: 'invalid' });
 const custom = (message: string) => validationFailed({ resource: 'PullRequest', code: 'custom', message });
 
-function filterPulls(gh: Gh, req: ServiceRequest, repo: RepoDoc): PullDoc[] {
-  const state = queryEnum(req, 'state', ['open', 'closed', 'all'] as const, 'open', 'PullRequest');
-  const sort = queryEnum(req, 'sort', ['created', 'updated', 'popularity', 'long-running'] as const, 'created', 'PullRequest');
-  const direction = queryEnum(req, 'direction', ['asc', 'desc'] as const, sort === 'created' ? 'desc' : 'asc', 'PullRequest');
+const listQuery = githubQuery({
+  state: queryEnum(['open', 'closed', 'all'] as const, 'PullRequest'),
+  sort: queryEnum(['created', 'updated', 'popularity', 'long-running'] as const, 'PullRequest'),
+  direction: queryEnum(['asc', 'desc'] as const, 'PullRequest'),
+});
+
+function filterPulls(gh: Gh, req: ServiceRequest, repo: RepoDoc, query: z.infer<typeof listQuery>): PullDoc[] {
+  const state = query.state ?? 'open';
+  const sort = query.sort ?? 'created';
+  const direction = query.direction ?? (sort === 'created' ? 'desc' : 'asc');
   const head = req.query.get('head');
   const base = req.query.get('base');
   const key = repo.full_name.toLowerCase();
@@ -66,10 +73,10 @@ function filterPulls(gh: Gh, req: ServiceRequest, repo: RepoDoc): PullDoc[] {
 }
 
 export const pullRoutes = [
-  op('pulls.list', 'GET', '/repos/:owner/:repo/pulls', 'pulls/pulls#list-pull-requests', (req, { owner, repo: name }, gh) => {
+  op('pulls.list', 'GET', '/repos/:owner/:repo/pulls', 'pulls/pulls#list-pull-requests', (req, { owner, repo: name }, gh, call) => {
     const repo = readableRepo(gh, owner, name);
-    return list(gh, req, filterPulls(gh, req, repo), (p) => pullSimple(gh, repo, p), { repo });
-  }),
+    return list(gh, req, filterPulls(gh, req, repo, call.query), (p) => pullSimple(gh, repo, p), { repo });
+  }, { query: listQuery }),
 
   op('pulls.create', 'POST', '/repos/:owner/:repo/pulls', 'pulls/pulls#create-a-pull-request', (req, { owner, repo: name }, gh) => {
     const viewer = requireViewer(gh);

@@ -4,16 +4,24 @@ import { GitHubError, notFound, validationFailed } from './errors.js';
 import { putTextBlob } from './git/objects.js';
 import { accountKey, repoKey, type AccountDoc, type RepoDoc } from './model.js';
 import { op } from './operation.js';
-import { optBool, optEnum, optString, readBody, queryEnum } from './params.js';
+import { githubQuery, optBool, optEnum, optString, readBody, queryEnum } from './params.js';
 import { fullRepository, minimalRepo, repository } from './render/repos.js';
 import { commitOnBranch, viewerPerson } from './repo-git.js';
 import { created, list, ok } from './respond.js';
 import { repoApi } from './urls.js';
 
 /** Repositories: get, create (for the user or an org), and the user's, a user's and an org's lists. */
-function sortRepos(req: ServiceRequest, repos: RepoDoc[], defaultSort: 'full_name' | 'created'): RepoDoc[] {
-  const sort = queryEnum(req, 'sort', ['created', 'updated', 'pushed', 'full_name'] as const, defaultSort, 'Repository');
-  const direction = queryEnum(req, 'direction', ['asc', 'desc'] as const, sort === 'full_name' ? 'asc' : 'desc', 'Repository');
+type SortBy = 'created' | 'updated' | 'pushed' | 'full_name';
+
+/** The sort parameters every repository list takes (after its own). */
+const sortQuery = {
+  sort: queryEnum(['created', 'updated', 'pushed', 'full_name'] as const, 'Repository'),
+  direction: queryEnum(['asc', 'desc'] as const, 'Repository'),
+};
+
+function sortRepos(query: { sort?: SortBy | undefined; direction?: 'asc' | 'desc' | undefined }, repos: RepoDoc[], defaultSort: 'full_name' | 'created'): RepoDoc[] {
+  const sort = query.sort ?? defaultSort;
+  const direction = query.direction ?? (sort === 'full_name' ? 'asc' : 'desc');
   const key = (r: RepoDoc) => sort === 'full_name' ? r.full_name.toLowerCase() : sort === 'created' ? r.created_at : sort === 'updated' ? r.updated_at : r.pushed_at;
   const sorted = [...repos].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id - b.id));
   return direction === 'desc' ? sorted.reverse() : sorted;
@@ -80,13 +88,13 @@ export const repoRoutes = [
     return createRepo(req, gh, found);
   }),
 
-  op('repos.listForAuthenticatedUser', 'GET', '/user/repos', 'repos/repos#list-repositories-for-the-authenticated-user', (req, _p, gh) => {
+  op('repos.listForAuthenticatedUser', 'GET', '/user/repos', 'repos/repos#list-repositories-for-the-authenticated-user', (req, _p, gh, call) => {
     const viewer = requireViewer(gh);
     const type = req.query.get('type');
     if (type !== null && (req.query.has('visibility') || req.query.has('affiliation'))) {
       throw validationFailed({ resource: 'Repository', field: 'type', code: 'invalid', message: 'If you specify visibility or affiliation, you cannot specify type.' });
     }
-    const visibility = queryEnum(req, 'visibility', ['all', 'public', 'private'] as const, 'all', 'Repository');
+    const visibility = call.query.visibility ?? 'all';
     const affiliation = (req.query.get('affiliation') ?? 'owner,collaborator,organization_member').split(',').map((s) => s.trim());
     const mine = gh.db.repos.filter((repo) => {
       if (!atLeast(permission(gh, repo), 'read')) return false;
@@ -101,25 +109,25 @@ export const repoRoutes = [
       return (affiliation.includes('owner') && owned) || (affiliation.includes('collaborator') && collaborator)
         || (affiliation.includes('organization_member') && member);
     });
-    return list(gh, req, sortRepos(req, mine, 'full_name'), (r) => repository(gh, r));
-  }, { auth: true }),
+    return list(gh, req, sortRepos(call.query, mine, 'full_name'), (r) => repository(gh, r));
+  }, { auth: true, query: githubQuery({ visibility: queryEnum(['all', 'public', 'private'] as const, 'Repository'), ...sortQuery }) }),
 
-  op('repos.listForUser', 'GET', '/users/:username/repos', 'repos/repos#list-repositories-for-a-user', (req, { username }, gh) => {
+  op('repos.listForUser', 'GET', '/users/:username/repos', 'repos/repos#list-repositories-for-a-user', (req, { username }, gh, call) => {
     const user = account(gh, username);
     if (!user) throw notFound();
-    const type = queryEnum(req, 'type', ['all', 'owner', 'member'] as const, 'owner', 'Repository');
+    const type = call.query.type ?? 'owner';
     const repos = gh.db.repos.filter((r) => !r.private && (isOwner(r, user.login)
       || (type !== 'owner' && r.collaborators.some((c) => c.login.toLowerCase() === user.login.toLowerCase()))));
-    return list(gh, req, sortRepos(req, repos, 'full_name'), (r) => minimalRepo(gh, r));
-  }),
+    return list(gh, req, sortRepos(call.query, repos, 'full_name'), (r) => minimalRepo(gh, r));
+  }, { query: githubQuery({ type: queryEnum(['all', 'owner', 'member'] as const, 'Repository'), ...sortQuery }) }),
 
-  op('repos.listForOrg', 'GET', '/orgs/:org/repos', 'repos/repos#list-organization-repositories', (req, { org }, gh) => {
+  op('repos.listForOrg', 'GET', '/orgs/:org/repos', 'repos/repos#list-organization-repositories', (req, { org }, gh, call) => {
     const found = account(gh, org);
     if (found?.type !== 'Organization') throw notFound();
-    const type = queryEnum(req, 'type', ['all', 'public', 'private', 'forks', 'sources', 'member'] as const, 'all', 'Repository');
+    const type = call.query.type ?? 'all';
     const repos = gh.db.repos.filter((r) => isOwner(r, found.login) && atLeast(permission(gh, r), 'read') && (
       type === 'all' || type === 'member' || (type === 'public' && !r.private) || (type === 'private' && r.private)
       || (type === 'forks' && r.parent !== null) || (type === 'sources' && r.parent === null)));
-    return list(gh, req, sortRepos(req, repos, 'created'), (r) => minimalRepo(gh, r));
-  }),
+    return list(gh, req, sortRepos(call.query, repos, 'created'), (r) => minimalRepo(gh, r));
+  }, { query: githubQuery({ type: queryEnum(['all', 'public', 'private', 'forks', 'sources', 'member'] as const, 'Repository'), ...sortQuery }) }),
 ];

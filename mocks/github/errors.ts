@@ -22,6 +22,11 @@ export class GitHubError extends ServiceError {
 
 export const notFound = (message = 'Not Found') => new GitHubError(404, message);
 
+/** The world's refusals: 413 for an oversized body, 500 when a handler threw. */
+export const worldRefusal = (reason: 'payload_too_large' | 'internal_error') => (reason === 'payload_too_large'
+  ? new GitHubError(413, 'Payload too large', { docs: GENERIC_DOCS })
+  : new GitHubError(500, 'Server Error', { docs: GENERIC_DOCS }));
+
 export const badCredentials = () => new GitHubError(401, 'Bad credentials', { docs: GENERIC_DOCS });
 
 export const requiresAuthentication = () => new GitHubError(401, 'Requires authentication');

@@ -5,7 +5,7 @@ import { documented, githubErrors } from '../kit/envelopes/github.js';
 import { etag } from '../kit/etag.js';
 import { authenticate, makeGh, type Gh } from './context.js';
 import { GitHubDatasetSchema, type GitHubDataset } from './dataset.js';
-import { GENERIC_DOCS, GitHubError, badCredentials, problemsParsingJson, requiresAuthentication } from './errors.js';
+import { GENERIC_DOCS, GitHubError, badCredentials, problemsParsingJson, requiresAuthentication, worldRefusal } from './errors.js';
 import { renderFault } from './faults.js';
 import { loadDataset } from './load.js';
 import { db } from './model.js';
@@ -44,15 +44,14 @@ const kit = defineService<GitHubDataset, Gh>({
       case 'method_not_allowed':
         return new GitHubError(404, 'Not Found', { docs: GENERIC_DOCS });
       case 'malformed_body':
-        return new GitHubError(400, problemsParsingJson().message, { docs: docsOf(detail.operation) });
+        return documented(problemsParsingJson(), docsOf(detail.operation));
       case 'invalid_params':
         return documented(queryValidationFailed(detail.issues ?? []) ?? new GitHubError(422, 'Validation Failed'), docsOf(detail.operation));
       case 'unauthenticated':
         return badCredentials();
       case 'payload_too_large':
-        return new GitHubError(413, 'Payload too large', { docs: GENERIC_DOCS });
       case 'internal_error':
-        return new GitHubError(500, 'Server Error', { docs: GENERIC_DOCS });
+        return worldRefusal(reason);
     }
   },
   middleware: [

@@ -40,9 +40,9 @@ export function rateLimited(gh: Gh): GitHubError {
   return new GitHubError(403, `API rate limit exceeded for ${who}.`, { docs: RATE_LIMIT_DOCS });
 }
 
-/** The middleware: every request but OPTIONS has a window (`/rate_limit` shows core's, uncounted). */
+/** The middleware: every request has a window (`/rate_limit` shows core's, uncounted); preflights never get here. */
 export const rateLimits = rateWindow<Gh>({
-  window: (req: ServiceRequest, gh) => (req.method === 'OPTIONS' ? null : rateWindowOf(gh, resourceFor(req.path) ?? 'core')),
+  window: (req: ServiceRequest, gh) => rateWindowOf(gh, resourceFor(req.path) ?? 'core'),
   store: (gh) => gh.db.rates,
   now: (gh) => gh.ctx.nowMs,
   exceeded: (_state, gh) => rateLimited(gh),

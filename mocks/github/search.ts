@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ServiceRequest } from '../core/http.js';
 import type { Call } from '../kit/operation.js';
 import { atLeast, permission, type Gh } from './context.js';
-import { GitHubError, validationFailed } from './errors.js';
+import { GitHubError } from './errors.js';
 import { blobBytes, flattenTree, getBlob, getCommit } from './git/objects.js';
 import { issueKey, type AccountDoc, type IssueDoc, type RepoDoc } from './model.js';
 import { op } from './operation.js';

@@ -1,11 +1,10 @@
-import { ServiceRequest, emptyResponse, headerValue, type HeaderList, type ServiceResponse } from '../core/http.js';
+import { ServiceRequest, emptyResponse, headerValue, jsonResponse, type HeaderList, type ServiceResponse } from '../core/http.js';
 import type { RejectReason, ServiceContext } from '../core/service.js';
 import type { Middleware } from '../kit/define.js';
 import { githubErrorBody } from '../kit/envelopes/github.js';
 import type { ServiceError } from '../kit/errors.js';
-import { jsonResponse } from '../core/http.js';
 import { makeGh, type Gh } from './context.js';
-import { GENERIC_DOCS, GitHubError } from './errors.js';
+import { GENERIC_DOCS, worldRefusal } from './errors.js';
 
 /**
  * GitHub's headers around every answer, in GitHub's order. The kit's middleware (rate windows,
@@ -72,8 +71,5 @@ export function errorResponse(error: ServiceError): ServiceResponse {
 export function rejectRequest(reason: RejectReason, ctx: ServiceContext): ServiceResponse {
   const req = new ServiceRequest('GET', '/', [], new Uint8Array(0));
   const gh = makeGh(ctx, req, { kind: 'anonymous' });
-  const error = reason === 'payload_too_large'
-    ? new GitHubError(413, 'Payload too large', { docs: GENERIC_DOCS })
-    : new GitHubError(500, 'Server Error', { docs: GENERIC_DOCS });
-  return decorate(gh, req, errorResponse(error));
+  return decorate(gh, req, errorResponse(worldRefusal(reason)));
 }

@@ -27,12 +27,12 @@ export function renderFault(order: FaultOrder, req: ServiceRequest, ctx: Service
     case '429': {
       const message = 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. '
         + `If you reach out to GitHub Support for help, please include the request ID ${requestId(gh)}.`;
-      const error = errorResponse(new GitHubError(429, message, { docs: SECONDARY_LIMIT_DOCS }));
+      const error = errorResponse(new GitHubError(429, message, { docs: SECONDARY_LIMIT_DOCS }), gh);
       const rate = xRateLimitHeaders(rateState(gh, resourceFor(req.path) ?? 'core'));
       return decorate(gh, req, { ...error, headers: [...error.headers, ...retryAfter, ...rate] });
     }
     case '500':
-      return decorate(gh, req, errorResponse(new GitHubError(500, 'Server Error', { docs: GENERIC_DOCS })));
+      return decorate(gh, req, errorResponse(new GitHubError(500, 'Server Error', { docs: GENERIC_DOCS }), gh));
     case '502':
     case 'reset':
       return decorate(gh, req, jsonResponse(502, { message: 'Server Error' }));

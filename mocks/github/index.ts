@@ -1,7 +1,7 @@
 import type { ServiceDefinition } from '../core/service.js';
 import { authGate } from '../kit/auth.js';
 import { defineService } from '../kit/define.js';
-import { documented, githubErrors } from '../kit/envelopes/github.js';
+import { documented } from '../kit/envelopes/github.js';
 import { etag } from '../kit/etag.js';
 import { authenticate, makeGh, type Gh } from './context.js';
 import { GitHubDatasetSchema, type GitHubDataset } from './dataset.js';
@@ -13,7 +13,7 @@ import { docsOf, rewriteRepositoryAlias } from './operation.js';
 import { operations } from './operations.js';
 import { queryValidationFailed } from './params.js';
 import { rateLimits } from './ratelimit.js';
-import { cacheHeaders, githubHeaders, rejectRequest } from './service.js';
+import { cacheHeaders, errorResponse, githubHeaders, rejectRequest } from './service.js';
 import { githubViews, githubVolatile } from './views.js';
 
 export type { GitHubDataset } from './dataset.js';
@@ -37,7 +37,7 @@ const kit = defineService<GitHubDataset, Gh>({
   load: loadDataset,
   context: (req, ctx) => makeGh(ctx, req, authenticate(req, db(ctx.store))),
   operations,
-  errors: githubErrors(GENERIC_DOCS),
+  errors: errorResponse,
   refusal(reason, detail) {
     switch (reason) {
       case 'not_found':

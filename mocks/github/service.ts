@@ -1,8 +1,7 @@
-import { ServiceRequest, emptyResponse, headerValue, jsonResponse, type HeaderList, type ServiceResponse } from '../core/http.js';
+import { ServiceRequest, emptyResponse, headerValue, type HeaderList, type ServiceResponse } from '../core/http.js';
 import type { RejectReason, ServiceContext } from '../core/service.js';
 import type { Middleware } from '../kit/define.js';
-import { githubErrorBody } from '../kit/envelopes/github.js';
-import type { ServiceError } from '../kit/errors.js';
+import { githubErrors } from '../kit/envelopes/github.js';
 import { makeGh, type Gh } from './context.js';
 import { GENERIC_DOCS, worldRefusal } from './errors.js';
 
@@ -60,9 +59,7 @@ export function requestId(gh: Gh): string {
 }
 
 /** A GitHub error as an answer (the envelope, mocks/kit/envelopes/github.ts), before `decorate`. */
-export function errorResponse(error: ServiceError): ServiceResponse {
-  return jsonResponse(error.status, githubErrorBody(error, GENERIC_DOCS), [...error.headers]);
-}
+export const errorResponse = githubErrors<unknown>(GENERIC_DOCS);
 
 /**
  * The world answered before the handler (413 for an oversized body, 500 when a handler threw):
@@ -71,5 +68,5 @@ export function errorResponse(error: ServiceError): ServiceResponse {
 export function rejectRequest(reason: RejectReason, ctx: ServiceContext): ServiceResponse {
   const req = new ServiceRequest('GET', '/', [], new Uint8Array(0));
   const gh = makeGh(ctx, req, { kind: 'anonymous' });
-  return decorate(gh, req, errorResponse(worldRefusal(reason)));
+  return decorate(gh, req, errorResponse(worldRefusal(reason), null));
 }

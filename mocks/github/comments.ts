@@ -3,7 +3,7 @@ import { GitHubError, notFound, notSupplied } from './errors.js';
 import { findIssue, issueRepo } from './issue-edits.js';
 import { issueKey, type CommentDoc, type RepoDoc } from './model.js';
 import { op } from './operation.js';
-import { githubQuery, queryEnum, queryTime, readBody, reqString } from './params.js';
+import { bodyParam, githubBody, githubQuery, queryEnum, queryTime, reqString } from './params.js';
 import { comment } from './render/issues.js';
 import { created, list, noContent, ok } from './respond.js';
 
@@ -49,13 +49,13 @@ export const commentRoutes = [
     return ok(comment(gh, repo, findComment(gh, repo, comment_id)));
   }),
 
-  op('issues.updateComment', 'PATCH', '/repos/:owner/:repo/issues/comments/:comment_id', 'issues/comments#update-an-issue-comment', (req, { owner, repo: name, comment_id }, gh) => {
+  op('issues.updateComment', 'PATCH', '/repos/:owner/:repo/issues/comments/:comment_id', 'issues/comments#update-an-issue-comment', (req, { owner, repo: name, comment_id }, gh, call) => {
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     const doc = findComment(gh, repo, comment_id);
     mayEdit(gh, repo, doc);
-    const text = bodyText(readBody(req));
+    const text = bodyText(call.body);
     return ok(comment(gh, repo, gh.db.comments.update(doc.id, { body: text, updated_at: gh.now })!));
-  }),
+  }, { body: githubBody({ body: bodyParam.string({ required: true }) }) }),
 
   op('issues.deleteComment', 'DELETE', '/repos/:owner/:repo/issues/comments/:comment_id', 'issues/comments#delete-an-issue-comment', (_req, { owner, repo: name, comment_id }, gh) => {
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
@@ -75,16 +75,16 @@ export const commentRoutes = [
     return list(gh, req, found, (c) => comment(gh, repo, c), { repo });
   }, { query: githubQuery({ since: queryTime() }) }),
 
-  op('issues.createComment', 'POST', '/repos/:owner/:repo/issues/:issue_number/comments', 'issues/comments#create-an-issue-comment', (req, { owner, repo: name, issue_number }, gh) => {
+  op('issues.createComment', 'POST', '/repos/:owner/:repo/issues/:issue_number/comments', 'issues/comments#create-an-issue-comment', (req, { owner, repo: name, issue_number }, gh, call) => {
     const viewer = requireViewer(gh);
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     const issue = findIssue(gh, repo, issue_number);
-    const text = bodyText(readBody(req));
+    const text = bodyText(call.body);
     if (issue.locked && !canPush(gh, repo)) throw new GitHubError(403, 'Unable to create comment because issue is locked.');
     const id = newId(gh, 'comment');
     const doc = gh.db.comments.put(id, { id, repo: issue.repo, issue: issue.number, user: viewer.login, body: text, created_at: gh.now, updated_at: gh.now });
     gh.db.issues.update(issueKey(issue.repo, issue.number), { comments: issue.comments + 1, updated_at: gh.now });
     const rendered = comment(gh, repo, doc);
     return created(rendered, [['Location', rendered.url]]);
-  }),
+  }, { body: githubBody({ body: bodyParam.string({ required: true }) }) }),
 ];

@@ -7,7 +7,7 @@ import { log } from './git/history.js';
 import { getCommit, lookupPath, type CommitObject } from './git/objects.js';
 import type { RepoDoc, StatusDoc } from './model.js';
 import { op } from './operation.js';
-import { githubQuery, optEnum, optString, queryTime, readBody } from './params.js';
+import { bodyParam, githubBody, githubQuery, optEnum, optString, queryTime } from './params.js';
 import { accountByEmail, restCommit } from './render/git.js';
 import { minimalRepo } from './render/repos.js';
 import { simpleUser, userByLogin } from './render/users.js';
@@ -135,10 +135,10 @@ export const commitRoutes = [
     return ok(restCommit(gh, repo, commit, diffTrees(gh.db.objects, parent?.tree ?? null, commit.tree)));
   }, { nameOf: commitOperation }),
 
-  op('repos.createCommitStatus', 'POST', '/repos/:owner/:repo/statuses/:sha', 'commits/statuses#create-a-commit-status', (req, { owner, repo: name, sha }, gh) => {
+  op('repos.createCommitStatus', 'POST', '/repos/:owner/:repo/statuses/:sha', 'commits/statuses#create-a-commit-status', (req, { owner, repo: name, sha }, gh, call) => {
     const viewer = requireViewer(gh);
     const repo = writableRepo(gh, owner, name);
-    const body = readBody(req);
+    const body = call.body;
     const state = optEnum(body, 'state', ['error', 'failure', 'pending', 'success'] as const);
     if (state === undefined) throw validationFailed({ resource: 'Status', code: 'missing_field', field: 'state' });
     const commit = /^[0-9a-f]{40}$/i.test(sha) ? getCommit(gh.db.objects, sha.toLowerCase()) : undefined;
@@ -151,5 +151,5 @@ export const commitRoutes = [
     });
     const rendered = status(gh, repo, doc);
     return created({ ...rendered, creator: simpleUser(gh, viewer) }, [['Location', rendered.url]]);
-  }),
+  }, { body: githubBody({ state: bodyParam.enum(['error', 'failure', 'pending', 'success']) }) }),
 ];

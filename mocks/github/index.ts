@@ -11,7 +11,7 @@ import { loadDataset } from './load.js';
 import { db } from './model.js';
 import { docsOf, rewriteRepositoryAlias } from './operation.js';
 import { operations } from './operations.js';
-import { queryValidationFailed } from './params.js';
+import { inputError } from './params.js';
 import { rateLimits } from './ratelimit.js';
 import { cacheHeaders, errorResponse, githubHeaders, rejectRequest } from './service.js';
 import { githubViews, githubVolatile } from './views.js';
@@ -46,7 +46,7 @@ const kit = defineService<GitHubDataset, Gh>({
       case 'malformed_body':
         return documented(problemsParsingJson(), docsOf(detail.operation));
       case 'invalid_params':
-        return documented(queryValidationFailed(detail.issues ?? []) ?? new GitHubError(422, 'Validation Failed'), docsOf(detail.operation));
+        return documented(inputError(detail.issues ?? []) ?? new GitHubError(422, 'Validation Failed'), docsOf(detail.operation));
       case 'unauthenticated':
         return badCredentials();
       case 'payload_too_large':
@@ -66,6 +66,11 @@ const kit = defineService<GitHubDataset, Gh>({
     }),
     etag<Gh>({ headers: cacheHeaders }),
   ],
+  // Every body is JSON to GitHub, whatever its Content-Type (malformed: "Problems parsing JSON").
+  decode: (req) => {
+    const value = req.json();
+    return value === undefined ? { kind: 'empty', value: undefined } : { kind: 'json', value };
+  },
   rewrite: rewriteRepositoryAlias,
   fault: renderFault,
   volatile: githubVolatile,

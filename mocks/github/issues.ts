@@ -5,7 +5,7 @@ import { GitHubError, invalidType, validationFailed } from './errors.js';
 import { ensureLabels, findIssue, issueRepo, readIssueFields, stateChange } from './issue-edits.js';
 import { issueKey, type IssueDoc, type RepoDoc } from './model.js';
 import { op } from './operation.js';
-import { githubQuery, has, optEnum, optString, queryEnum, queryTime, readBody } from './params.js';
+import { githubBody, githubQuery, has, optEnum, optString, queryEnum, queryTime } from './params.js';
 import { issue } from './render/issues.js';
 import { created, list, ok } from './respond.js';
 
@@ -71,10 +71,10 @@ export const issueRoutes = [
     return list(gh, req, filterIssues(gh, req, repo, call.query), (i) => issue(gh, repo, i), { repo });
   }, { query: listQuery }),
 
-  op('issues.create', 'POST', '/repos/:owner/:repo/issues', 'issues/issues#create-an-issue', (req, { owner, repo: name }, gh) => {
+  op('issues.create', 'POST', '/repos/:owner/:repo/issues', 'issues/issues#create-an-issue', (req, { owner, repo: name }, gh, call) => {
     const viewer = requireViewer(gh);
     const repo = issueRepo(gh, owner, name);
-    const body = readBody(req);
+    const body = call.body;
     const title = titleOf(body.title, true)!;
     const text = optString(body, 'body') ?? null;
     const fields = readIssueFields(gh, repo, body);
@@ -89,18 +89,18 @@ export const issueRoutes = [
     });
     const rendered = issue(gh, repo, doc);
     return created(rendered, [['Location', rendered.url]]);
-  }),
+  }, { body: githubBody({}) }),
 
   op('issues.get', 'GET', '/repos/:owner/:repo/issues/:issue_number', 'issues/issues#get-an-issue', (_req, { owner, repo: name, issue_number }, gh) => {
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     return ok(issue(gh, repo, findIssue(gh, repo, issue_number)));
   }),
 
-  op('issues.update', 'PATCH', '/repos/:owner/:repo/issues/:issue_number', 'issues/issues#update-an-issue', (req, { owner, repo: name, issue_number }, gh) => {
+  op('issues.update', 'PATCH', '/repos/:owner/:repo/issues/:issue_number', 'issues/issues#update-an-issue', (req, { owner, repo: name, issue_number }, gh, call) => {
     const viewer = requireViewer(gh);
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     const doc = findIssue(gh, repo, issue_number);
-    const body = readBody(req);
+    const body = call.body;
     const push = canPush(gh, repo);
     if (!push && doc.user.toLowerCase() !== viewer.login.toLowerCase()) throw new GitHubError(403, 'Must have admin rights to Repository.');
     const title = has(body, 'title') ? titleOf(body.title, false) : undefined;
@@ -120,5 +120,5 @@ export const issueRoutes = [
     if (state !== undefined || reason !== undefined) Object.assign(patch, stateChange(gh, doc, state ?? doc.state, reason, viewer.login));
     const updated = gh.db.issues.update(issueKey(doc.repo, doc.number), patch)!;
     return ok(issue(gh, repo, updated));
-  }),
+  }, { body: githubBody({}) }),
 ];

@@ -28,11 +28,16 @@ export function docsOf(name: string | undefined): string {
 }
 
 /** A handler: the request (the alias resolved), its path parameters, who asks, and the kit's call (`call.query`). */
-export type GitHubHandler<P, Q> = (req: ServiceRequest, params: P, gh: Gh, call: Call<P, Q>) => ServiceResponse;
+export type GitHubHandler<P, Q, B> = (req: ServiceRequest, params: P, gh: Gh, call: Call<P, Q, B>) => ServiceResponse;
 
-export function op<P extends string, Q = Record<string, string | string[]>>(
-  name: string, method: Method, pattern: P, docs: string, handler: GitHubHandler<PathParams<P>, Q>,
-  options: { auth?: boolean; query?: z.ZodType<Q, z.ZodTypeDef, unknown>; nameOf?: (req: ServiceRequest) => string } = {},
+export function op<P extends string, Q = Record<string, string | string[]>, B = unknown>(
+  name: string, method: Method, pattern: P, docs: string, handler: GitHubHandler<PathParams<P>, Q, B>,
+  options: {
+    auth?: boolean;
+    query?: z.ZodType<Q, z.ZodTypeDef, unknown>;
+    body?: z.ZodType<B, z.ZodTypeDef, unknown>;
+    nameOf?: (req: ServiceRequest) => string;
+  } = {},
 ): Operation<Gh> {
   const docsUrl = DOCS + docs;
   docsByName.set(name, docsUrl);
@@ -41,9 +46,9 @@ export function op<P extends string, Q = Record<string, string | string[]>>(
     name,
     matcher: rest(method, pattern),
     lazy: true,
-    ...(options.query ? { input: { query: options.query } } : {}),
+    ...(options.query || options.body ? { input: { ...(options.query ? { query: options.query } : {}), ...(options.body ? { body: options.body } : {}) } } : {}),
     ...(options.nameOf ? { nameOf: options.nameOf } : {}),
-    handle(call: Call<PathParams<P>, Q>, gh: Gh): ServiceResponse {
+    handle(call: Call<PathParams<P>, Q, B>, gh: Gh): ServiceResponse {
       try {
         const { req, params } = unaliased(call, gh);
         if (needsAuth && !gh.viewer) throw requiresAuthentication();
@@ -73,7 +78,7 @@ export function rewriteRepositoryAlias(req: ServiceRequest): ServiceRequest {
   return shaped;
 }
 
-function unaliased<P, Q>(call: Call<P, Q>, gh: Gh): { req: ServiceRequest; params: P } {
+function unaliased<P, Q, B>(call: Call<P, Q, B>, gh: Gh): { req: ServiceRequest; params: P } {
   const original = aliases.get(call.req);
   if (!original) return { req: call.req, params: call.params };
   const match = REPOSITORY_ID.exec(original.path)!;

@@ -1,30 +1,14 @@
 import { z } from 'zod';
-import { BodyParseError, type ServiceRequest } from '../core/http.js';
-import { GitHubError, bodyNotObject, invalidType, invalidValue, notSupplied, problemsParsingJson } from './errors.js';
+import { GitHubError, bodyNotObject, invalidType, invalidValue, notSupplied } from './errors.js';
 
 /**
- * Request bodies as GitHub reads them: empty means no parameters, malformed JSON is 400 "Problems
- * parsing JSON", anything but an object is 400 "Body should be a JSON object", and a parameter
- * of the wrong type is GitHub's JSON-schema 422.
+ * Request bodies as GitHub reads them: JSON whatever the Content-Type (index.ts `decode`), empty
+ * means no parameters, malformed JSON is 400 "Problems parsing JSON" (the kit's refusal), anything
+ * but an object is 400 "Body should be a JSON object" (`githubBody`), and a parameter of the wrong
+ * type is GitHub's JSON-schema 422 (`bodyParam`, and the helpers below for what handlers check
+ * later, between their own checks).
  */
 export type Body = Record<string, unknown>;
-
-/** The request's JSON (undefined when empty); malformed JSON is GitHub's 400 "Problems parsing JSON". */
-export function readJson(req: ServiceRequest): unknown {
-  try {
-    return req.json();
-  } catch (error) {
-    if (error instanceof BodyParseError) throw problemsParsingJson();
-    throw error;
-  }
-}
-
-export function readBody(req: ServiceRequest): Body {
-  const value = readJson(req);
-  if (value === undefined) return {};
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw bodyNotObject();
-  return value as Body;
-}
 
 export function has(body: Body, field: string): boolean {
   return Object.prototype.hasOwnProperty.call(body, field) && body[field] !== undefined;
@@ -126,11 +110,52 @@ export function githubQuery<S extends z.ZodRawShape>(shape: S) {
   return z.object(shape).passthrough();
 }
 
-/** GitHub's 422 for the first failing parameter (zod reports them in the schema's key order). */
-export function queryValidationFailed(issues: readonly z.ZodIssue[]): GitHubError | null {
+/**
+ * Body parameters as zod schemas (an operation's `body` input), read where the handler reads
+ * `call.body`: the body must be a JSON object, and each declared field has its type (and enum)
+ * checked with the same errors as the helpers above. The schemas check and never change a
+ * value (`null` stays null: for some fields it means "clear"). Declare only the fields a handler
+ * checks before anything else can fail, in the order it checks them.
+ */
+function failWith(ctx: z.RefinementCtx, error: GitHubError): void {
+  ctx.addIssue({ code: z.ZodIssueCode.custom, params: { github: error } });
+}
+
+const fieldOf = (ctx: z.RefinementCtx) => String(ctx.path.at(-1));
+
+export const bodyParam = {
+  /** A string; `required`: present and not null (else `missing()`, default "x wasn't supplied"). */
+  string: (options: { required?: boolean; missing?: () => GitHubError } = {}) => z.unknown().superRefine((value, ctx) => {
+    if (value === undefined || value === null) {
+      if (options.required) failWith(ctx, options.missing ? options.missing() : notSupplied(fieldOf(ctx)));
+    } else if (typeof value !== 'string') {
+      failWith(ctx, invalidType(fieldOf(ctx), value, 'string'));
+    }
+  }),
+  boolean: () => z.unknown().superRefine((value, ctx) => {
+    if (value !== undefined && value !== null && typeof value !== 'boolean') failWith(ctx, invalidType(fieldOf(ctx), value, 'boolean'));
+  }),
+  /** One of `allowed` when present (a string first). */
+  enum: (allowed: readonly string[]) => z.unknown().superRefine((value, ctx) => {
+    if (value === undefined || value === null) return;
+    if (typeof value !== 'string') failWith(ctx, invalidType(fieldOf(ctx), value, 'string'));
+    else if (!allowed.includes(value)) failWith(ctx, invalidValue(fieldOf(ctx), value, allowed));
+  }),
+};
+
+/** An operation's body schema: a JSON object (else 400 "Body should be a JSON object") with `shape`'s fields checked. */
+export function githubBody(shape: z.ZodRawShape): z.ZodType<Body, z.ZodTypeDef, unknown> {
+  return z.unknown().superRefine((value, ctx) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) failWith(ctx, bodyNotObject());
+  }).pipe(z.object(shape).passthrough()) as z.ZodType<Body, z.ZodTypeDef, unknown>;
+}
+
+/** GitHub's error for the first failing parameter (zod reports them in the schema's key order). */
+export function inputError(issues: readonly z.ZodIssue[]): GitHubError | null {
   const issue = issues[0];
-  const github = issue?.code === z.ZodIssueCode.custom ? (issue.params?.github as QueryProblem | undefined) : undefined;
+  const github = issue?.code === z.ZodIssueCode.custom ? (issue.params?.github as QueryProblem | GitHubError | undefined) : undefined;
   if (!issue || !github) return null;
+  if (github instanceof GitHubError) return github;
   const field = String(issue.path[0]);
   return new GitHubError(422, 'Validation Failed', {
     errors: [github.kind === 'invalid' ? { value: github.value, resource: github.resource, field, code: 'invalid' } : { resource: github.resource, field, code: 'missing' }],

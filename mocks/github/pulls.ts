@@ -6,7 +6,7 @@ import { commitsBetween } from './git/history.js';
 import { stateChange } from './issue-edits.js';
 import { issueKey, type PullDoc, type PullSide, type RepoDoc } from './model.js';
 import { op } from './operation.js';
-import { githubQuery, has, optBool, optEnum, optString, queryEnum, readBody } from './params.js';
+import { bodyParam, githubBody, githubQuery, has, optBool, optEnum, optString, queryEnum } from './params.js';
 import { headSha, pullCommits, pullFiles } from './pull-state.js';
 import { diffEntry, restCommit } from './render/git.js';
 import { pullFull, pullSimple } from './render/pulls.js';
@@ -78,10 +78,10 @@ export const pullRoutes = [
     return list(gh, req, filterPulls(gh, req, repo, call.query), (p) => pullSimple(gh, repo, p), { repo });
   }, { query: listQuery }),
 
-  op('pulls.create', 'POST', '/repos/:owner/:repo/pulls', 'pulls/pulls#create-a-pull-request', (req, { owner, repo: name }, gh) => {
+  op('pulls.create', 'POST', '/repos/:owner/:repo/pulls', 'pulls/pulls#create-a-pull-request', (req, { owner, repo: name }, gh, call) => {
     const viewer = requireViewer(gh);
     const repo = readableRepo(gh, owner, name);
-    const body = readBody(req);
+    const body = call.body;
     const title = optString(body, 'title');
     const text = optString(body, 'body') ?? null;
     const headSpec = optString(body, 'head');
@@ -118,20 +118,23 @@ export const pullRoutes = [
     });
     const rendered = pullFull(gh, repo, pull);
     return created(rendered, [['Location', rendered.url]]);
-  }),
+  }, { body: githubBody({
+      title: bodyParam.string(), body: bodyParam.string(), head: bodyParam.string(), base: bodyParam.string(),
+      draft: bodyParam.boolean(), maintainer_can_modify: bodyParam.boolean(),
+    }) }),
 
   op('pulls.get', 'GET', '/repos/:owner/:repo/pulls/:pull_number', 'pulls/pulls#get-a-pull-request', (_req, { owner, repo: name, pull_number }, gh) => {
     const repo = readableRepo(gh, owner, name);
     return ok(pullFull(gh, repo, findPull(gh, repo, pull_number)));
   }),
 
-  op('pulls.update', 'PATCH', '/repos/:owner/:repo/pulls/:pull_number', 'pulls/pulls#update-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.update', 'PATCH', '/repos/:owner/:repo/pulls/:pull_number', 'pulls/pulls#update-a-pull-request', (req, { owner, repo: name, pull_number }, gh, call) => {
     const viewer = requireViewer(gh);
     const repo = readableRepo(gh, owner, name);
     const pull = findPull(gh, repo, pull_number);
     const issueDoc = gh.db.issues.get(issueKey(pull.repo, pull.number))!;
     if (!canPush(gh, repo) && issueDoc.user.toLowerCase() !== viewer.login.toLowerCase()) throw new GitHubError(403, 'Must have admin rights to Repository.');
-    const body = readBody(req);
+    const body = call.body;
     const title = optString(body, 'title');
     const text = has(body, 'body') ? optString(body, 'body') ?? null : undefined;
     const state = optEnum(body, 'state', ['open', 'closed'] as const);
@@ -150,7 +153,10 @@ export const pullRoutes = [
     };
     gh.db.issues.update(issueKey(pull.repo, pull.number), patch);
     return ok(pullFull(gh, repo, gh.db.pulls.get(issueKey(pull.repo, pull.number))!));
-  }),
+  }, { body: githubBody({
+      title: bodyParam.string(), body: bodyParam.string(), state: bodyParam.enum(['open', 'closed']), base: bodyParam.string(),
+      maintainer_can_modify: bodyParam.boolean(),
+    }) }),
 
   op('pulls.listFiles', 'GET', '/repos/:owner/:repo/pulls/:pull_number/files', 'pulls/pulls#list-pull-requests-files', (req, { owner, repo: name, pull_number }, gh) => {
     const repo = readableRepo(gh, owner, name);

@@ -1,10 +1,9 @@
-import type { ServiceRequest } from '../core/http.js';
 import { account, atLeast, newId, permission, readableRepo, requireViewer, type Gh } from './context.js';
 import { GitHubError, notFound, validationFailed } from './errors.js';
 import { putTextBlob } from './git/objects.js';
 import { accountKey, repoKey, type AccountDoc, type RepoDoc } from './model.js';
 import { op } from './operation.js';
-import { githubQuery, optBool, optEnum, optString, readBody, queryEnum } from './params.js';
+import { type Body, bodyParam, githubBody, githubQuery, optBool, optEnum, optString, queryEnum } from './params.js';
 import { fullRepository, minimalRepo, repository } from './render/repos.js';
 import { commitOnBranch, viewerPerson } from './repo-git.js';
 import { created, list, ok } from './respond.js';
@@ -33,10 +32,12 @@ function repositoryCreationFailed(field: string, code: string, message?: string)
   return new GitHubError(422, 'Repository creation failed.', { errors: [{ resource: 'Repository', code, field, ...(message ? { message } : {}) }] });
 }
 
+/** The body of both creates: `name` is checked first. */
+const createBody = githubBody({ name: bodyParam.string() });
+
 /** Creates a repository for `owner` from a request body, as POST /user/repos and /orgs/:org/repos do. */
-function createRepo(req: ServiceRequest, gh: Gh, owner: AccountDoc) {
+function createRepo(body: Body, gh: Gh, owner: AccountDoc) {
   const viewer = requireViewer(gh);
-  const body = readBody(req);
   const rawName = optString(body, 'name');
   if (rawName === undefined || rawName.trim() === '') throw repositoryCreationFailed('name', 'missing_field');
   const name = rawName.trim().replace(/[^A-Za-z0-9_.-]/g, '-');
@@ -73,10 +74,10 @@ export const repoRoutes = [
   op('repos.get', 'GET', '/repos/:owner/:repo', 'repos/repos#get-a-repository', (_req, { owner, repo }, gh) =>
     ok(fullRepository(gh, readableRepo(gh, owner, repo)))),
 
-  op('repos.createForAuthenticatedUser', 'POST', '/user/repos', 'repos/repos#create-a-repository-for-the-authenticated-user', (req, _p, gh) =>
-    createRepo(req, gh, requireViewer(gh))),
+  op('repos.createForAuthenticatedUser', 'POST', '/user/repos', 'repos/repos#create-a-repository-for-the-authenticated-user', (_req, _p, gh, call) =>
+    createRepo(call.body, gh, requireViewer(gh)), { body: createBody }),
 
-  op('repos.createInOrg', 'POST', '/orgs/:org/repos', 'repos/repos#create-an-organization-repository', (req, { org }, gh) => {
+  op('repos.createInOrg', 'POST', '/orgs/:org/repos', 'repos/repos#create-an-organization-repository', (_req, { org }, gh, call) => {
     const viewer = requireViewer(gh);
     const found = account(gh, org);
     if (found?.type !== 'Organization') throw notFound();
@@ -85,8 +86,8 @@ export const repoRoutes = [
     if (membership.role !== 'admin' && !found.members_can_create_repositories) {
       throw new GitHubError(403, 'You need admin access to the organization before adding a repository to it.');
     }
-    return createRepo(req, gh, found);
-  }),
+    return createRepo(call.body, gh, found);
+  }, { body: createBody }),
 
   op('repos.listForAuthenticatedUser', 'GET', '/user/repos', 'repos/repos#list-repositories-for-the-authenticated-user', (req, _p, gh, call) => {
     const viewer = requireViewer(gh);

@@ -59,6 +59,11 @@ export interface KitServiceSpec<D, C> {
   refusal(reason: KitRefusal, detail: RefusalDetail): ServiceError;
   readonly middleware?: readonly Middleware<C>[];
   readonly fallback?: Fallback<C>;
+  /**
+   * How the service reads request bodies; default by Content-Type (bodies.ts). GitHub reads every
+   * body as JSON whatever its Content-Type. Throw BodyParseError for a body that does not parse.
+   */
+  decode?(req: ServiceRequest, options: { graphql: boolean }): DecodedBody;
   /** Rewrites a request before it is matched (an alias path); pure, reads only the request. */
   rewrite?(req: ServiceRequest): ServiceRequest;
   fault?(order: FaultOrder, req: ServiceRequest, ctx: ServiceContext): ServiceResponse;
@@ -88,7 +93,7 @@ export function defineService<D, C>(spec: KitServiceSpec<D, C>): ServiceDefiniti
   const decode = (req: ServiceRequest, graphql: boolean): DecodedBody => {
     let decoded = decodedOf.get(req);
     if (!decoded) {
-      decoded = decodeBody(req.headers, req.body, { graphql });
+      decoded = spec.decode ? spec.decode(req, { graphql }) : decodeBody(req.headers, req.body, { graphql });
       decodedOf.set(req, decoded);
     }
     return decoded;
@@ -161,7 +166,8 @@ export function defineService<D, C>(spec: KitServiceSpec<D, C>): ServiceDefiniti
       }
     });
     const query = memo(() => (input?.query ? parse(input.query, queryObject(req), 'query', name) : queryObject(req)));
-    const body = memo(() => (input?.body ? parse(input.body, decoded().value ?? {}, 'body', name) : decoded().value));
+    // An empty body is no parameters; a JSON `null` is a body, and the schema decides.
+    const body = memo(() => (input?.body ? parse(input.body, decoded().kind === 'empty' ? {} : decoded().value, 'body', name) : decoded().value));
     // Eager operations decode and validate before the handler; lazy ones when the handler reads.
     if (!operation.lazy) decoded();
     const params = input?.path ? parse(input.path, resolution.params, 'path', name) : resolution.params;

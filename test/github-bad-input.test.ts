@@ -109,3 +109,55 @@ test('fuzz: every route with odd parameters and bodies answers below 500 and mat
   t.true(requests > 500);
   t.deepEqual(invalidEntries(send.entries), []);
 });
+
+test('query parameters GitHub validates (zod inputs): 422 naming the first bad one, after the repository\'s 404 and the token\'s 401', async (t) => {
+  const send = sender(await exampleWorld());
+  const docs = 'https://docs.github.com/rest/issues/issues#list-repository-issues';
+  t.deepEqual(send('GET', '/repos/acme/widgets/issues?sort=x&state=bogus').json, {
+    message: 'Validation Failed', errors: [{ value: 'bogus', resource: 'Issue', field: 'state', code: 'invalid' }], documentation_url: docs, status: '422',
+  }, 'state is read before sort');
+  t.deepEqual(send('GET', '/repos/acme/widgets/issues?since=yesterday').json.errors, [{ value: 'yesterday', resource: 'Search', field: 'since', code: 'invalid' }]);
+  t.is(send('GET', '/repos/acme/nope/issues?state=bogus').status, 404, 'the repository first');
+  t.is(send('GET', '/repos/acme/widgets/issues?state=bogus', undefined, { token: 'ghp_unknown' }).status, 401, 'bad credentials first');
+  t.is(send('GET', '/repos/acme/widgets/issues?state=closed&state=bogus').status, 200, 'a repeated parameter counts once, the first');
+  t.is(send('GET', '/repos/acme/widgets/issues?state=').status, 200, 'an empty one is absent');
+  t.deepEqual(send('GET', '/search/issues?order=up').json.errors, [{ resource: 'Search', field: 'q', code: 'missing' }], 'q before order');
+  t.deepEqual(send('GET', '/search/issues?q=bug&order=up').json.errors, [{ value: 'up', resource: 'Search', field: 'order', code: 'invalid' }]);
+  t.deepEqual(send('GET', '/orgs/acme/repos?type=all&direction=sideways').json.errors, [{ value: 'sideways', resource: 'Repository', field: 'direction', code: 'invalid' }]);
+  t.deepEqual(invalidEntries(send.entries), []);
+});
+
+test('the /repositories/:id alias answers as its repository, named by its operation; an unknown ID is the generic 404', async (t) => {
+  const world = await exampleWorld();
+  const send = sender(world);
+  const widgets = send('GET', '/repos/acme/widgets').json;
+  const viaId = send('GET', `/repositories/${widgets.id}/issues?per_page=2&page=2`);
+  const viaName = send('GET', '/repos/acme/widgets/issues?per_page=2&page=2');
+  t.is(viaId.text, viaName.text);
+  t.is(viaId.header('link'), viaName.header('link'));
+  t.deepEqual(viaId.entry.operation, { name: 'issues.listForRepo', via: 'handler' });
+  t.is(send('GET', `/repositories/${widgets.id}`).json.full_name, 'acme/widgets');
+  const unknown = send('POST', '/repositories/999/issues', { title: 'x' }, { token: null });
+  t.deepEqual(unknown.json, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' }, 'before the token is asked for');
+  t.is(send('GET', `/repositories/${widgets.id}/nope`).status, 404);
+});
+
+test('body parameters GitHub validates (zod inputs): its JSON-schema messages, any Content-Type read as JSON, after the repository\'s 404', async (t) => {
+  const send = sender(await exampleWorld());
+  const refs = '/repos/acme/widgets/git/refs';
+  t.is(send('POST', refs, { ref: 5, sha: 'main' }).json.message, 'Invalid request.\n\nFor \'properties/ref\', 5 is not a string.');
+  t.is(send('POST', refs, { sha: 'main' }).json.message, 'Invalid request.\n\n"ref" wasn\'t supplied.');
+  t.is(send('POST', refs, { ref: 'refs/heads/x', sha: null }).json.message, 'Invalid request.\n\n"sha" wasn\'t supplied.', 'null is not supplied');
+  t.is(send('POST', refs, { ref: {}, sha: 5 }).json.message, 'Invalid request.\n\nFor \'properties/ref\', {} is not a string.', 'the first field in the order GitHub checks');
+  t.is(send('PATCH', `${refs}/heads/main`, { sha: 'a'.repeat(40), force: 'yes' }).json.message, 'Invalid request.\n\nFor \'properties/force\', "yes" is not a boolean.');
+  t.is(send('POST', '/repos/acme/widgets/git/blobs', { content: 'x', encoding: 'latin1' }).json.message,
+    'Invalid request.\n\nFor \'properties/encoding\', "latin1" is not a member of enum ["utf-8","utf8","base64"].');
+  t.deepEqual(send('POST', '/repos/acme/widgets/labels', { color: 'ff0000' }).json.errors, [{ resource: 'Label', code: 'missing_field', field: 'name' }],
+    'an operation\'s own error for a missing field');
+  for (const raw of ['null', '[]', '"s"', '5']) t.is(send('POST', refs, undefined, { raw }).json.message, 'Body should be a JSON object', raw);
+  t.is(send('POST', '/repos/acme/nope/git/refs', undefined, { raw: '{"ref":5}' }).status, 404, 'the repository first');
+  const plain = send('POST', refs, undefined, { raw: JSON.stringify({ ref: 'refs/heads/plain', sha: 'a'.repeat(40) }), headers: [['Content-Type', 'text/plain']] });
+  t.is(plain.json.message, 'Object does not exist', 'a JSON body sent as text/plain is read as JSON, as GitHub does');
+  t.is(send('POST', refs, undefined, { raw: 'ref=refs/heads/x', headers: [['Content-Type', 'application/x-www-form-urlencoded']] }).json.message,
+    'Problems parsing JSON', 'a form is not JSON');
+});

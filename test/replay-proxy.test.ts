@@ -86,8 +86,8 @@ test('audit counts the proxy\'s attribution: startup, MCP tool calls, bypass, bl
 test('the listing shows who made each request', async (t) => {
   const { stdout } = await toolbench(['journal', journalDir]);
   t.regex(stdout, /startup\s+GET\s+api\.github\.com\s+\/rate_limit/);
-  t.regex(stdout, /mcp github\/create_issue\s+POST\s+api\.github\.com\s+\/repos\/acme\/widgets\/issues\s+201/);
-  t.regex(stdout, /direct\s+PATCH\s+api\.github\.com\s+\/repos\/acme\/widgets\/issues\/1\s+200/);
+  t.regex(stdout, /mcp github\/create_issue\s+POST\s+api\.github\.com\s+\/repos\/acme\/widgets\/issues\s+issues\.create\s+201/);
+  t.regex(stdout, /direct\s+PATCH\s+api\.github\.com\s+\/repos\/acme\/widgets\/issues\/1\s+issues\.update\s+200/);
   t.regex(stdout, /blocked\s+\S+\s+evil\.example\.com/);
 });
 

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { join } from 'node:path';
+import { operationNames } from '../mocks/github/operations.js';
 import { findScenarios } from '../scenarios/validate.js';
 import { scenarioSuite } from './helpers/scenario-suite.js';
 
@@ -13,6 +14,7 @@ const manifests = scenarioSuite({
   service: 'github',
   dirs,
   credentialOk: (world, token) => typeof token === 'string' && world.state().github!.tokens![token] !== undefined,
+  operationNames,
 });
 
 test('at least 10 GitHub scenarios, in every group, each with its own seed and epoch', (t) => {

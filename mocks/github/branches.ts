@@ -9,7 +9,7 @@ import { WEB, encodePath, repoApi } from './urls.js';
 
 /** Branches: the list (`short-branch`) and one branch with its head commit (no protection rules). */
 export const branchRoutes = [
-  op('GET', '/repos/:owner/:repo/branches', 'branches/branches#list-branches', (req, { owner, repo: name }, gh) => {
+  op('repos.listBranches', 'GET', '/repos/:owner/:repo/branches', 'branches/branches#list-branches', (req, { owner, repo: name }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const onlyProtected = req.query.get('protected') === 'true';
     const branches = onlyProtected ? [] : repoRefs(gh, repo)
@@ -22,7 +22,7 @@ export const branchRoutes = [
     }), { repo });
   }),
 
-  op('GET', '/repos/:owner/:repo/branches/*branch', 'branches/branches#get-a-branch', (_req, { owner, repo: name, branch }, gh) => {
+  op('repos.getBranch', 'GET', '/repos/:owner/:repo/branches/*branch', 'branches/branches#get-a-branch', (_req, { owner, repo: name, branch }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const ref = branch === '' ? undefined : getRef(gh, repo, `refs/heads/${branch}`);
     const commit = ref ? getCommit(gh.db.objects, ref.sha) : undefined;

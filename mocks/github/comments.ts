@@ -3,7 +3,7 @@ import { GitHubError, notFound, notSupplied } from './errors.js';
 import { findIssue, issueRepo } from './issue-edits.js';
 import { issueKey, type CommentDoc, type RepoDoc } from './model.js';
 import { op } from './operation.js';
-import { queryEnum, queryTime, readBody, reqString } from './params.js';
+import { bodyParam, githubBody, githubQuery, queryEnum, queryTime, reqString } from './params.js';
 import { comment } from './render/issues.js';
 import { created, list, noContent, ok } from './respond.js';
 
@@ -26,32 +26,38 @@ function bodyText(body: Record<string, unknown>): string {
 }
 
 export const commentRoutes = [
-  op('GET', '/repos/:owner/:repo/issues/comments', 'issues/comments#list-issue-comments-for-a-repository', (req, { owner, repo: name }, gh) => {
+  op('issues.listCommentsForRepo', 'GET', '/repos/:owner/:repo/issues/comments', 'issues/comments#list-issue-comments-for-a-repository', (req, { owner, repo: name }, gh, call) => {
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
-    const sort = queryEnum(req, 'sort', ['created', 'updated'] as const, 'created', 'IssueComment');
-    const direction = queryEnum(req, 'direction', ['asc', 'desc'] as const, 'asc', 'IssueComment');
-    const since = queryTime(req, 'since');
+    const sort = call.query.sort ?? 'created';
+    const direction = call.query.direction ?? 'asc';
+    const since = call.query.since;
     const key = repo.full_name.toLowerCase();
     const found = gh.db.comments.filter((c) => c.repo === key && (since === null || c.updated_at >= since));
     const value = (c: CommentDoc) => (sort === 'created' ? c.created_at : c.updated_at);
     found.sort((a, b) => (value(a) < value(b) ? -1 : value(a) > value(b) ? 1 : a.id - b.id) * (direction === 'asc' ? 1 : -1));
     return list(gh, req, found, (c) => comment(gh, repo, c), { repo });
+  }, {
+    query: githubQuery({
+      sort: queryEnum(['created', 'updated'] as const, 'IssueComment'),
+      direction: queryEnum(['asc', 'desc'] as const, 'IssueComment'),
+      since: queryTime(),
+    }),
   }),
 
-  op('GET', '/repos/:owner/:repo/issues/comments/:comment_id', 'issues/comments#get-an-issue-comment', (_req, { owner, repo: name, comment_id }, gh) => {
+  op('issues.getComment', 'GET', '/repos/:owner/:repo/issues/comments/:comment_id', 'issues/comments#get-an-issue-comment', (_req, { owner, repo: name, comment_id }, gh) => {
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     return ok(comment(gh, repo, findComment(gh, repo, comment_id)));
   }),
 
-  op('PATCH', '/repos/:owner/:repo/issues/comments/:comment_id', 'issues/comments#update-an-issue-comment', (req, { owner, repo: name, comment_id }, gh) => {
+  op('issues.updateComment', 'PATCH', '/repos/:owner/:repo/issues/comments/:comment_id', 'issues/comments#update-an-issue-comment', (req, { owner, repo: name, comment_id }, gh, call) => {
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     const doc = findComment(gh, repo, comment_id);
     mayEdit(gh, repo, doc);
-    const text = bodyText(readBody(req));
+    const text = bodyText(call.body);
     return ok(comment(gh, repo, gh.db.comments.update(doc.id, { body: text, updated_at: gh.now })!));
-  }),
+  }, { body: githubBody({ body: bodyParam.string({ required: true }) }) }),
 
-  op('DELETE', '/repos/:owner/:repo/issues/comments/:comment_id', 'issues/comments#delete-an-issue-comment', (_req, { owner, repo: name, comment_id }, gh) => {
+  op('issues.deleteComment', 'DELETE', '/repos/:owner/:repo/issues/comments/:comment_id', 'issues/comments#delete-an-issue-comment', (_req, { owner, repo: name, comment_id }, gh) => {
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     const doc = findComment(gh, repo, comment_id);
     mayEdit(gh, repo, doc);
@@ -61,24 +67,24 @@ export const commentRoutes = [
     return noContent();
   }),
 
-  op('GET', '/repos/:owner/:repo/issues/:issue_number/comments', 'issues/comments#list-issue-comments', (req, { owner, repo: name, issue_number }, gh) => {
+  op('issues.listComments', 'GET', '/repos/:owner/:repo/issues/:issue_number/comments', 'issues/comments#list-issue-comments', (req, { owner, repo: name, issue_number }, gh, call) => {
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     const issue = findIssue(gh, repo, issue_number);
-    const since = queryTime(req, 'since');
+    const since = call.query.since;
     const found = gh.db.comments.filter((c) => c.repo === issue.repo && c.issue === issue.number && (since === null || c.updated_at >= since));
     return list(gh, req, found, (c) => comment(gh, repo, c), { repo });
-  }),
+  }, { query: githubQuery({ since: queryTime() }) }),
 
-  op('POST', '/repos/:owner/:repo/issues/:issue_number/comments', 'issues/comments#create-an-issue-comment', (req, { owner, repo: name, issue_number }, gh) => {
+  op('issues.createComment', 'POST', '/repos/:owner/:repo/issues/:issue_number/comments', 'issues/comments#create-an-issue-comment', (req, { owner, repo: name, issue_number }, gh, call) => {
     const viewer = requireViewer(gh);
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     const issue = findIssue(gh, repo, issue_number);
-    const text = bodyText(readBody(req));
+    const text = bodyText(call.body);
     if (issue.locked && !canPush(gh, repo)) throw new GitHubError(403, 'Unable to create comment because issue is locked.');
     const id = newId(gh, 'comment');
     const doc = gh.db.comments.put(id, { id, repo: issue.repo, issue: issue.number, user: viewer.login, body: text, created_at: gh.now, updated_at: gh.now });
     gh.db.issues.update(issueKey(issue.repo, issue.number), { comments: issue.comments + 1, updated_at: gh.now });
     const rendered = comment(gh, repo, doc);
     return created(rendered, [['Location', rendered.url]]);
-  }),
+  }, { body: githubBody({ body: bodyParam.string({ required: true }) }) }),
 ];

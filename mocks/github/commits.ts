@@ -1,12 +1,13 @@
 import type { ServiceRequest, ServiceResponse } from '../core/http.js';
+import { documented } from '../kit/envelopes/github.js';
 import { newId, readableRepo, requireViewer, writableRepo, type Gh } from './context.js';
 import { GitHubError, notFound, unprocessable, validationFailed } from './errors.js';
 import { diffTrees } from './git/diff.js';
 import { log } from './git/history.js';
 import { getCommit, lookupPath, type CommitObject } from './git/objects.js';
 import type { RepoDoc, StatusDoc } from './model.js';
-import { errorResponse, op } from './operation.js';
-import { optEnum, optString, queryTime, readBody } from './params.js';
+import { op } from './operation.js';
+import { bodyParam, githubBody, githubQuery, optEnum, optString, queryTime } from './params.js';
 import { accountByEmail, restCommit } from './render/git.js';
 import { minimalRepo } from './render/repos.js';
 import { simpleUser, userByLogin } from './render/users.js';
@@ -22,7 +23,7 @@ function touches(gh: Gh, commit: CommitObject, path: string): boolean {
   return mine !== theirs;
 }
 
-function listCommits(gh: Gh, req: ServiceRequest, repo: RepoDoc) {
+function listCommits(gh: Gh, req: ServiceRequest, repo: RepoDoc, query: { since: string | null; until: string | null }) {
   requireNotEmpty(gh, repo);
   const start = req.query.get('sha') || repo.default_branch;
   const tip = resolveCommitish(gh, repo, start);
@@ -30,8 +31,7 @@ function listCommits(gh: Gh, req: ServiceRequest, repo: RepoDoc) {
   const path = (req.query.get('path') ?? '').split('/').filter((p) => p !== '').join('/');
   const author = req.query.get('author')?.toLowerCase();
   const committer = req.query.get('committer')?.toLowerCase();
-  const since = queryTime(req, 'since');
-  const until = queryTime(req, 'until');
+  const { since, until } = query;
   const matchPerson = (who: string | undefined, email: string) => {
     if (!who) return true;
     const account = accountByEmail(gh, email);
@@ -99,17 +99,31 @@ function statusRoute(gh: Gh, req: ServiceRequest, repo: RepoDoc, ref: string, wh
     if (!sha) throw notFound(`No commit found for SHA: ${ref}`);
     return which === 'status' ? ok(combinedStatus(gh, repo, sha)) : list(gh, req, statusesFor(gh, repo, sha), (s) => status(gh, repo, s), { repo });
   } catch (error) {
-    if (error instanceof GitHubError) return errorResponse(error, STATUS_DOCS[which]);
+    if (error instanceof GitHubError) throw documented(error, STATUS_DOCS[which]);
     throw error;
   }
 }
 
+/** The tails the route reads have their own operations in GitHub's description. */
+export const COMMIT_TAIL_OPERATIONS = ['repos.getCombinedStatusForRef', 'repos.listCommitStatusesForRef'] as const;
+
+function commitOperation(req: ServiceRequest): string {
+  let rest: string;
+  try {
+    rest = decodeURIComponent(req.path.split('/').slice(5).join('/'));
+  } catch {
+    return 'repos.getCommit';
+  }
+  const tail = /^.+\/(status|statuses)$/.exec(rest)?.[1];
+  return tail === 'status' ? 'repos.getCombinedStatusForRef' : tail === 'statuses' ? 'repos.listCommitStatusesForRef' : 'repos.getCommit';
+}
+
 export const commitRoutes = [
-  op('GET', '/repos/:owner/:repo/commits', 'commits/commits#list-commits', (req, { owner, repo: name }, gh) =>
-    listCommits(gh, req, readableRepo(gh, owner, name))),
+  op('repos.listCommits', 'GET', '/repos/:owner/:repo/commits', 'commits/commits#list-commits', (req, { owner, repo: name }, gh, call) =>
+    listCommits(gh, req, readableRepo(gh, owner, name), call.query), { query: githubQuery({ since: queryTime(), until: queryTime() }) }),
 
   // `{ref}` may contain slashes (`feature/x`), so one route reads the `/status` and `/statuses` tails.
-  op('GET', '/repos/:owner/:repo/commits/*rest', 'commits/commits#get-a-commit', (req, { owner, repo: name, rest }, gh) => {
+  op('repos.getCommit', 'GET', '/repos/:owner/:repo/commits/*rest', 'commits/commits#get-a-commit', (req, { owner, repo: name, rest }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const tail = /^(.+)\/(status|statuses)$/.exec(rest);
     if (tail) return statusRoute(gh, req, repo, tail[1]!, tail[2] as 'status' | 'statuses');
@@ -119,12 +133,12 @@ export const commitRoutes = [
     if (!commit) throw unprocessable(`No commit found for SHA: ${rest}`);
     const parent = commit.parents[0] ? getCommit(gh.db.objects, commit.parents[0]) : undefined;
     return ok(restCommit(gh, repo, commit, diffTrees(gh.db.objects, parent?.tree ?? null, commit.tree)));
-  }),
+  }, { nameOf: commitOperation }),
 
-  op('POST', '/repos/:owner/:repo/statuses/:sha', 'commits/statuses#create-a-commit-status', (req, { owner, repo: name, sha }, gh) => {
+  op('repos.createCommitStatus', 'POST', '/repos/:owner/:repo/statuses/:sha', 'commits/statuses#create-a-commit-status', (req, { owner, repo: name, sha }, gh, call) => {
     const viewer = requireViewer(gh);
     const repo = writableRepo(gh, owner, name);
-    const body = readBody(req);
+    const body = call.body;
     const state = optEnum(body, 'state', ['error', 'failure', 'pending', 'success'] as const);
     if (state === undefined) throw validationFailed({ resource: 'Status', code: 'missing_field', field: 'state' });
     const commit = /^[0-9a-f]{40}$/i.test(sha) ? getCommit(gh.db.objects, sha.toLowerCase()) : undefined;
@@ -137,5 +151,5 @@ export const commitRoutes = [
     });
     const rendered = status(gh, repo, doc);
     return created({ ...rendered, creator: simpleUser(gh, viewer) }, [['Location', rendered.url]]);
-  }),
+  }, { body: githubBody({ state: bodyParam.enum(['error', 'failure', 'pending', 'success']) }) }),
 ];

@@ -4,7 +4,7 @@ import { GitHubError, conflict, notFound, notSupplied, unprocessable } from './e
 import { blobBytes, getBlob, getTree, lookupPath, putBlob, type PathEntry } from './git/objects.js';
 import type { RepoDoc } from './model.js';
 import { op } from './operation.js';
-import { optString, readBody, reqString } from './params.js';
+import { bodyParam, githubBody, optString, reqString } from './params.js';
 import { contentFile, contentItem } from './render/contents.js';
 import { fileCommit } from './render/git.js';
 import { branchSha, commitForRef, commitOnBranch, isEmpty, personFrom, treeOf, viewerPerson } from './repo-git.js';
@@ -53,7 +53,7 @@ function existingEntry(gh: Gh, parent: string | null, path: string): PathEntry |
 }
 
 export const contentRoutes = [
-  op('GET', '/repos/:owner/:repo/contents/*path', 'repos/contents#get-repository-content', (req, { owner, repo: name, path }, gh) => {
+  op('repos.getContent', 'GET', '/repos/:owner/:repo/contents/*path', 'repos/contents#get-repository-content', (req, { owner, repo: name, path }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const { sha, ref } = commitForRef(gh, repo, req.query.get('ref') || null);
     const entry = lookupPath(gh.db.objects, treeOf(gh, sha), cleanPath(path));
@@ -61,7 +61,7 @@ export const contentRoutes = [
     return read(gh, req, repo, ref, entry);
   }),
 
-  op('GET', '/repos/:owner/:repo/readme', 'repos/contents#get-a-repository-readme', (req, { owner, repo: name }, gh) => {
+  op('repos.getReadme', 'GET', '/repos/:owner/:repo/readme', 'repos/contents#get-a-repository-readme', (req, { owner, repo: name }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const { sha, ref } = commitForRef(gh, repo, req.query.get('ref') || null);
     const root = getTree(gh.db.objects, treeOf(gh, sha))!;
@@ -71,10 +71,10 @@ export const contentRoutes = [
     return read(gh, req, repo, ref, { mode: found.mode, type: found.type, sha: found.sha, path: found.name });
   }),
 
-  op('PUT', '/repos/:owner/:repo/contents/*path', 'repos/contents#create-or-update-file-contents', (req, { owner, repo: name, path }, gh) => {
+  op('repos.createOrUpdateFileContents', 'PUT', '/repos/:owner/:repo/contents/*path', 'repos/contents#create-or-update-file-contents', (req, { owner, repo: name, path }, gh, call) => {
     const viewer = requireViewer(gh);
     const repo = writableRepo(gh, owner, name);
-    const body = readBody(req);
+    const body = call.body;
     const message = reqString(body, 'message');
     const content = reqString(body, 'content');
     const sha = optString(body, 'sha');
@@ -99,12 +99,12 @@ export const contentRoutes = [
     const entry = lookupPath(gh.db.objects, commit.tree, file)!;
     const result = { content: contentItem(gh, repo, branch, entry), commit: fileCommit(gh, repo, commit.sha) };
     return existing ? ok(result) : created(result);
-  }),
+  }, { body: githubBody({ message: bodyParam.string({ required: true }), content: bodyParam.string({ required: true }), sha: bodyParam.string() }) }),
 
-  op('DELETE', '/repos/:owner/:repo/contents/*path', 'repos/contents#delete-a-file', (req, { owner, repo: name, path }, gh) => {
+  op('repos.deleteFile', 'DELETE', '/repos/:owner/:repo/contents/*path', 'repos/contents#delete-a-file', (req, { owner, repo: name, path }, gh, call) => {
     const viewer = requireViewer(gh);
     const repo = writableRepo(gh, owner, name);
-    const body = readBody(req);
+    const body = call.body;
     const message = reqString(body, 'message');
     const sha = reqString(body, 'sha');
     const file = cleanPath(path);
@@ -118,5 +118,5 @@ export const contentRoutes = [
     const author = personFrom(body.author, committer, gh.now);
     const commit = commitOnBranch(gh, repo, { branch, parent, changes: new Map([[file, null]]), message, author, committer });
     return ok({ content: null, commit: fileCommit(gh, repo, commit.sha) });
-  }),
+  }, { body: githubBody({ message: bodyParam.string({ required: true }), sha: bodyParam.string({ required: true }) }) }),
 ];

@@ -1,6 +1,7 @@
 import { isoSeconds } from '../core/clock.js';
 import type { ServiceRequest } from '../core/http.js';
 import type { ServiceContext } from '../core/service.js';
+import { authenticate as authenticateWith, basic, bearer } from '../kit/auth.js';
 import { GitHubError, notFound, requiresAuthentication } from './errors.js';
 import { ID_START, accountKey, db, repoKey, type AccountDoc, type Db, type IdKind, type Permission, type RepoDoc, type TokenDoc } from './model.js';
 
@@ -14,6 +15,8 @@ export interface Gh {
   readonly token: TokenDoc | null;
   /** Scheme and host for Link headers: `https://api.github.com`, or the plain port the client used. */
   readonly linkOrigin: string;
+  /** The request presented a token GitHub does not know (or a malformed Authorization). */
+  readonly badCredentials: boolean;
 }
 
 export type Auth =
@@ -21,20 +24,17 @@ export type Auth =
   | { kind: 'bad' }
   | { kind: 'token'; token: TokenDoc; viewer: AccountDoc };
 
-/** `Authorization: token X`, `Bearer X` or `Basic base64(user:X)`. */
+/** How GitHub reads a token: `Authorization: token X`, `Bearer X`, or `Basic base64(user:X)`. */
+export const AUTH_STYLES = [bearer('token', 'Bearer'), basic('password')];
+
 export function authenticate(req: ServiceRequest, store: Db): Auth {
-  const header = req.header('authorization');
-  if (header === undefined) return { kind: 'anonymous' };
-  const match = /^\s*(token|bearer|basic)\s+(\S+)\s*$/i.exec(header);
-  if (!match) return { kind: 'bad' };
-  let secret = match[2]!;
-  if (match[1]!.toLowerCase() === 'basic') {
-    const decoded = Buffer.from(secret, 'base64').toString('utf8');
-    secret = decoded.slice(decoded.indexOf(':') + 1);
-  }
-  const token = store.tokens.get(secret);
-  const viewer = token ? store.accounts.get(accountKey(token.login)) : undefined;
-  return token && viewer ? { kind: 'token', token, viewer } : { kind: 'bad' };
+  const auth = authenticateWith(req, AUTH_STYLES, (secret) => {
+    const token = store.tokens.get(secret);
+    const viewer = token ? store.accounts.get(accountKey(token.login)) : undefined;
+    return token && viewer ? { token, viewer } : undefined;
+  });
+  if (auth.kind === 'ok') return { kind: 'token', ...auth.principal };
+  return { kind: auth.kind };
 }
 
 export function makeGh(ctx: ServiceContext, req: ServiceRequest, auth: Auth): Gh {
@@ -45,6 +45,7 @@ export function makeGh(ctx: ServiceContext, req: ServiceRequest, auth: Auth): Gh
     now: isoSeconds(ctx.nowMs),
     viewer: auth.kind === 'token' ? auth.viewer : null,
     token: auth.kind === 'token' ? auth.token : null,
+    badCredentials: auth.kind === 'bad',
     linkOrigin: host.toLowerCase() === 'api.github.com' ? 'https://api.github.com' : `http://${host}`,
   };
 }

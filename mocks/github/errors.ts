@@ -1,3 +1,6 @@
+import { githubDetails, type GitHubErrorItem } from '../kit/envelopes/github.js';
+import { ServiceError } from '../kit/errors.js';
+
 /**
  * GitHub's error bodies. A handler throws a GitHubError before it writes anything; the service
  * renders it with the operation's `documentation_url` (or the generic one) and GitHub's key order:
@@ -7,28 +10,22 @@ export const GENERIC_DOCS = 'https://docs.github.com/rest';
 export const RATE_LIMIT_DOCS = 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api';
 
 /** One item of a 422's `errors`: an object, or a plain string as some endpoints send. */
-export type ErrorItem = { resource: string; field?: string; code: string; message?: string; value?: unknown } | string;
+export type ErrorItem = GitHubErrorItem;
 
-export class GitHubError extends Error {
+/** A ServiceError in GitHub's envelope (mocks/kit/envelopes/github.ts renders it). */
+export class GitHubError extends ServiceError {
   override name = 'GitHubError';
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly options: { errors?: ErrorItem[]; docs?: string } = {},
-  ) {
-    super(message);
-  }
-
-  body(operationDocs: string): Record<string, unknown> {
-    const out: Record<string, unknown> = { message: this.message };
-    if (this.options.errors) out.errors = this.options.errors;
-    out.documentation_url = this.options.docs ?? operationDocs;
-    out.status = String(this.status);
-    return out;
+  constructor(status: number, message: string, options: { errors?: ErrorItem[]; docs?: string } = {}) {
+    super(status, 'github', message, githubDetails(options));
   }
 }
 
 export const notFound = (message = 'Not Found') => new GitHubError(404, message);
+
+/** The world's refusals: 413 for an oversized body, 500 when a handler threw. */
+export const worldRefusal = (reason: 'payload_too_large' | 'internal_error') => (reason === 'payload_too_large'
+  ? new GitHubError(413, 'Payload too large', { docs: GENERIC_DOCS })
+  : new GitHubError(500, 'Server Error', { docs: GENERIC_DOCS }));
 
 export const badCredentials = () => new GitHubError(401, 'Bad credentials', { docs: GENERIC_DOCS });
 

@@ -1,11 +1,11 @@
 import { jsonResponse, type HeaderList, type ServiceRequest, type ServiceResponse } from '../core/http.js';
 import type { FaultOrder, ServiceContext } from '../core/service.js';
+import { xRateLimitHeaders } from '../kit/rate-window.js';
 import { authenticate, makeGh } from './context.js';
 import { GENERIC_DOCS, GitHubError, RATE_LIMIT_DOCS } from './errors.js';
 import { db } from './model.js';
-import { errorResponse } from './operation.js';
 import { rateState, resourceFor } from './ratelimit.js';
-import { decorate, requestId } from './service.js';
+import { decorate, errorResponse, requestId } from './service.js';
 
 /**
  * GitHub's answers when a fault stands in for the handler (docs/faults.md):
@@ -27,20 +27,20 @@ export function renderFault(order: FaultOrder, req: ServiceRequest, ctx: Service
     case '429': {
       const message = 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. '
         + `If you reach out to GitHub Support for help, please include the request ID ${requestId(gh)}.`;
-      const error = errorResponse(new GitHubError(429, message, { docs: SECONDARY_LIMIT_DOCS }), SECONDARY_LIMIT_DOCS);
-      const rate = rateState(gh, resourceFor(req.path) ?? 'core');
-      return decorate(gh, req, { ...error, headers: [...error.headers, ...retryAfter] }, rate);
+      const error = errorResponse(new GitHubError(429, message, { docs: SECONDARY_LIMIT_DOCS }), gh);
+      const rate = xRateLimitHeaders(rateState(gh, resourceFor(req.path) ?? 'core'));
+      return decorate(gh, req, { ...error, headers: [...error.headers, ...retryAfter, ...rate] });
     }
     case '500':
-      return decorate(gh, req, errorResponse(new GitHubError(500, 'Server Error', { docs: GENERIC_DOCS }), GENERIC_DOCS), null);
+      return decorate(gh, req, errorResponse(new GitHubError(500, 'Server Error', { docs: GENERIC_DOCS }), gh));
     case '502':
     case 'reset':
-      return decorate(gh, req, jsonResponse(502, { message: 'Server Error' }), null);
+      return decorate(gh, req, jsonResponse(502, { message: 'Server Error' }));
     case '503':
-      return decorate(gh, req, jsonResponse(503, { message: 'Service Unavailable' }, retryAfter), null);
+      return decorate(gh, req, jsonResponse(503, { message: 'Service Unavailable' }, retryAfter));
     case 'timeout':
       return decorate(gh, req, jsonResponse(504, {
         message: 'We couldn\'t respond to your request in time. Sorry about that. Please try resubmitting your request and contact us if the problem persists.',
-      }), null);
+      }));
   }
 }

@@ -2,7 +2,7 @@ import { account, atLeast, newId, permission, readableRepo, requireViewer } from
 import { GitHubError, validationFailed } from './errors.js';
 import { repoKey, type RepoDoc } from './model.js';
 import { op } from './operation.js';
-import { optBool, optString, readBody, queryEnum } from './params.js';
+import { bodyParam, githubBody, githubQuery, optBool, optString, queryEnum } from './params.js';
 import { fullRepository, minimalRepo } from './render/repos.js';
 import { repoRefs, setRef } from './repo-git.js';
 import { accepted, list } from './respond.js';
@@ -14,10 +14,10 @@ import { accepted, list } from './respond.js';
  * body, or from the query string as the MCP server sends it.
  */
 export const forkRoutes = [
-  op('POST', '/repos/:owner/:repo/forks', 'repos/forks#create-a-fork', (req, { owner, repo: name }, gh) => {
+  op('repos.createFork', 'POST', '/repos/:owner/:repo/forks', 'repos/forks#create-a-fork', (req, { owner, repo: name }, gh, call) => {
     const viewer = requireViewer(gh);
     const parent = readableRepo(gh, owner, name);
-    const body = readBody(req);
+    const body = call.body;
     const orgName = optString(body, 'organization') ?? req.query.get('organization') ?? undefined;
     const wantedName = optString(body, 'name');
     const defaultOnly = optBool(body, 'default_branch_only') ?? false;
@@ -50,14 +50,14 @@ export const forkRoutes = [
     }
     gh.db.repos.update(repoKey(target.login, forkName), { pushed_at: parent.pushed_at });
     return accepted(fullRepository(gh, gh.db.repos.get(repoKey(target.login, forkName))!));
-  }),
+  }, { body: githubBody({ organization: bodyParam.string(), name: bodyParam.string(), default_branch_only: bodyParam.boolean() }) }),
 
-  op('GET', '/repos/:owner/:repo/forks', 'repos/forks#list-forks', (req, { owner, repo: name }, gh) => {
+  op('repos.listForks', 'GET', '/repos/:owner/:repo/forks', 'repos/forks#list-forks', (req, { owner, repo: name }, gh, call) => {
     const parent = readableRepo(gh, owner, name);
-    const sort = queryEnum(req, 'sort', ['newest', 'oldest', 'stargazers', 'watchers'] as const, 'newest', 'Repository');
+    const sort = call.query.sort ?? 'newest';
     const key = parent.full_name.toLowerCase();
     const forks = gh.db.repos.filter((r) => r.parent === key && atLeast(permission(gh, r), 'read'));
     forks.sort((a, b) => sort === 'oldest' ? a.id - b.id : sort === 'newest' ? b.id - a.id : b.stargazers_count - a.stargazers_count || b.id - a.id);
     return list(gh, req, forks, (r) => minimalRepo(gh, r), { repo: parent });
-  }),
+  }, { query: githubQuery({ sort: queryEnum(['newest', 'oldest', 'stargazers', 'watchers'] as const, 'Repository') }) }),
 ];

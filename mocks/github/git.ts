@@ -4,7 +4,7 @@ import {
   applyChanges, getBlob, getCommit, getTree, putBlob, putCommit, putTextBlob, type EntryType, type Mode, type PathChange,
 } from './git/objects.js';
 import { op } from './operation.js';
-import { optEnum, optString, readBody, reqString, type Body } from './params.js';
+import { bodyParam, githubBody, optEnum, optString, reqString, type Body } from './params.js';
 import { gitBlob, gitCommit, gitTree } from './render/git.js';
 import { personFrom, requireNotEmpty, resolveCommitish, viewerPerson } from './repo-git.js';
 import { created, ok } from './respond.js';
@@ -61,10 +61,10 @@ function treeFor(gh: Gh, repo: Parameters<typeof resolveCommitish>[1], name: str
 }
 
 export const gitRoutes = [
-  op('POST', '/repos/:owner/:repo/git/trees', 'git/trees#create-a-tree', (req, { owner, repo: name }, gh) => {
+  op('git.createTree', 'POST', '/repos/:owner/:repo/git/trees', 'git/trees#create-a-tree', (req, { owner, repo: name }, gh, call) => {
     const repo = writableRepo(gh, owner, name);
     requireNotEmpty(gh, repo);
-    const body = readBody(req);
+    const body = call.body;
     const baseName = optString(body, 'base_tree');
     let base: string | null = null;
     if (baseName !== undefined) {
@@ -75,9 +75,9 @@ export const gitRoutes = [
     const tree = getTree(gh.db.objects, applyChanges(gh.db.objects, base, changes))!;
     const rendered = gitTree(gh, repo, tree, false);
     return created(rendered, [['Location', rendered.url]]);
-  }),
+  }, { body: githubBody({ base_tree: bodyParam.string() }) }),
 
-  op('GET', '/repos/:owner/:repo/git/trees/:tree_sha', 'git/trees#get-a-tree', (req, { owner, repo: name, tree_sha }, gh) => {
+  op('git.getTree', 'GET', '/repos/:owner/:repo/git/trees/:tree_sha', 'git/trees#get-a-tree', (req, { owner, repo: name, tree_sha }, gh) => {
     const repo = readableRepo(gh, owner, name);
     requireNotEmpty(gh, repo);
     const sha = treeFor(gh, repo, tree_sha);
@@ -87,11 +87,11 @@ export const gitRoutes = [
     return ok(gitTree(gh, repo, tree, recursive));
   }),
 
-  op('POST', '/repos/:owner/:repo/git/commits', 'git/commits#create-a-commit', (req, { owner, repo: name }, gh) => {
+  op('git.createCommit', 'POST', '/repos/:owner/:repo/git/commits', 'git/commits#create-a-commit', (req, { owner, repo: name }, gh, call) => {
     const viewer = requireViewer(gh);
     const repo = writableRepo(gh, owner, name);
     requireNotEmpty(gh, repo);
-    const body = readBody(req);
+    const body = call.body;
     const message = reqString(body, 'message');
     const tree = reqString(body, 'tree').toLowerCase();
     if (!getTree(gh.db.objects, tree)) throw unprocessable('Tree SHA does not exist');
@@ -105,9 +105,9 @@ export const gitRoutes = [
     const commit = putCommit(gh.db.objects, { tree, parents: parents.map((p: string) => p.toLowerCase()), author, committer, message });
     const rendered = gitCommit(gh, repo, commit);
     return created(rendered, [['Location', rendered.url]]);
-  }),
+  }, { body: githubBody({ message: bodyParam.string({ required: true }), tree: bodyParam.string({ required: true }) }) }),
 
-  op('GET', '/repos/:owner/:repo/git/commits/:commit_sha', 'git/commits#get-a-commit-object', (_req, { owner, repo: name, commit_sha }, gh) => {
+  op('git.getCommit', 'GET', '/repos/:owner/:repo/git/commits/:commit_sha', 'git/commits#get-a-commit-object', (_req, { owner, repo: name, commit_sha }, gh) => {
     const repo = readableRepo(gh, owner, name);
     requireNotEmpty(gh, repo);
     const commit = getCommit(gh.db.objects, commit_sha.toLowerCase());
@@ -115,19 +115,19 @@ export const gitRoutes = [
     return ok(gitCommit(gh, repo, commit));
   }),
 
-  op('POST', '/repos/:owner/:repo/git/blobs', 'git/blobs#create-a-blob', (req, { owner, repo: name }, gh) => {
+  op('git.createBlob', 'POST', '/repos/:owner/:repo/git/blobs', 'git/blobs#create-a-blob', (req, { owner, repo: name }, gh, call) => {
     const repo = writableRepo(gh, owner, name);
     requireNotEmpty(gh, repo);
-    const body = readBody(req);
+    const body = call.body;
     const content = reqString(body, 'content');
     const encoding = optEnum(body, 'encoding', ['utf-8', 'utf8', 'base64'] as const) ?? 'utf-8';
     if (encoding === 'base64' && !/^[A-Za-z0-9+/=\s]*$/.test(content)) throw unprocessable('content is not valid Base64');
     const blob = encoding === 'base64' ? putBlob(gh.db.objects, Buffer.from(content, 'base64')) : putTextBlob(gh.db.objects, content);
     const url = `${repoApi(repo.full_name)}/git/blobs/${blob.sha}`;
     return created({ url, sha: blob.sha }, [['Location', url]]);
-  }),
+  }, { body: githubBody({ content: bodyParam.string({ required: true }), encoding: bodyParam.enum(['utf-8', 'utf8', 'base64']) }) }),
 
-  op('GET', '/repos/:owner/:repo/git/blobs/:file_sha', 'git/blobs#get-a-blob', (_req, { owner, repo: name, file_sha }, gh) => {
+  op('git.getBlob', 'GET', '/repos/:owner/:repo/git/blobs/:file_sha', 'git/blobs#get-a-blob', (_req, { owner, repo: name, file_sha }, gh) => {
     const repo = readableRepo(gh, owner, name);
     requireNotEmpty(gh, repo);
     const blob = getBlob(gh.db.objects, file_sha.toLowerCase());

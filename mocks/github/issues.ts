@@ -1,19 +1,27 @@
+import type { z } from 'zod';
 import type { ServiceRequest } from '../core/http.js';
 import { canPush, newId, requireViewer, type Gh } from './context.js';
 import { GitHubError, invalidType, validationFailed } from './errors.js';
 import { ensureLabels, findIssue, issueRepo, readIssueFields, stateChange } from './issue-edits.js';
 import { issueKey, type IssueDoc, type RepoDoc } from './model.js';
 import { op } from './operation.js';
-import { has, optEnum, optString, queryEnum, queryTime, readBody } from './params.js';
+import { githubBody, githubQuery, has, optEnum, optString, queryEnum, queryTime } from './params.js';
 import { issue } from './render/issues.js';
 import { created, list, ok } from './respond.js';
 
 /** Issues: list (with GitHub's filters and sorts), create, get, update. */
-function filterIssues(gh: Gh, req: ServiceRequest, repo: RepoDoc): IssueDoc[] {
-  const state = queryEnum(req, 'state', ['open', 'closed', 'all'] as const, 'open', 'Issue');
-  const sort = queryEnum(req, 'sort', ['created', 'updated', 'comments'] as const, 'created', 'Issue');
-  const direction = queryEnum(req, 'direction', ['asc', 'desc'] as const, 'desc', 'Issue');
-  const since = queryTime(req, 'since');
+const listQuery = githubQuery({
+  state: queryEnum(['open', 'closed', 'all'] as const, 'Issue'),
+  sort: queryEnum(['created', 'updated', 'comments'] as const, 'Issue'),
+  direction: queryEnum(['asc', 'desc'] as const, 'Issue'),
+  since: queryTime(),
+});
+
+function filterIssues(gh: Gh, req: ServiceRequest, repo: RepoDoc, query: z.infer<typeof listQuery>): IssueDoc[] {
+  const state = query.state ?? 'open';
+  const sort = query.sort ?? 'created';
+  const direction = query.direction ?? 'desc';
+  const since = query.since;
   const labels = (req.query.get('labels') ?? '').split(',').map((l) => l.trim().toLowerCase()).filter((l) => l !== '');
   const milestone = req.query.get('milestone');
   const assignee = req.query.get('assignee');
@@ -58,15 +66,15 @@ function titleOf(value: unknown, required: boolean): string | undefined {
 }
 
 export const issueRoutes = [
-  op('GET', '/repos/:owner/:repo/issues', 'issues/issues#list-repository-issues', (req, { owner, repo: name }, gh) => {
+  op('issues.listForRepo', 'GET', '/repos/:owner/:repo/issues', 'issues/issues#list-repository-issues', (req, { owner, repo: name }, gh, call) => {
     const repo = issueRepo(gh, owner, name);
-    return list(gh, req, filterIssues(gh, req, repo), (i) => issue(gh, repo, i), { repo });
-  }),
+    return list(gh, req, filterIssues(gh, req, repo, call.query), (i) => issue(gh, repo, i), { repo });
+  }, { query: listQuery }),
 
-  op('POST', '/repos/:owner/:repo/issues', 'issues/issues#create-an-issue', (req, { owner, repo: name }, gh) => {
+  op('issues.create', 'POST', '/repos/:owner/:repo/issues', 'issues/issues#create-an-issue', (req, { owner, repo: name }, gh, call) => {
     const viewer = requireViewer(gh);
     const repo = issueRepo(gh, owner, name);
-    const body = readBody(req);
+    const body = call.body;
     const title = titleOf(body.title, true)!;
     const text = optString(body, 'body') ?? null;
     const fields = readIssueFields(gh, repo, body);
@@ -81,18 +89,18 @@ export const issueRoutes = [
     });
     const rendered = issue(gh, repo, doc);
     return created(rendered, [['Location', rendered.url]]);
-  }),
+  }, { body: githubBody({}) }),
 
-  op('GET', '/repos/:owner/:repo/issues/:issue_number', 'issues/issues#get-an-issue', (_req, { owner, repo: name, issue_number }, gh) => {
+  op('issues.get', 'GET', '/repos/:owner/:repo/issues/:issue_number', 'issues/issues#get-an-issue', (_req, { owner, repo: name, issue_number }, gh) => {
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     return ok(issue(gh, repo, findIssue(gh, repo, issue_number)));
   }),
 
-  op('PATCH', '/repos/:owner/:repo/issues/:issue_number', 'issues/issues#update-an-issue', (req, { owner, repo: name, issue_number }, gh) => {
+  op('issues.update', 'PATCH', '/repos/:owner/:repo/issues/:issue_number', 'issues/issues#update-an-issue', (req, { owner, repo: name, issue_number }, gh, call) => {
     const viewer = requireViewer(gh);
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     const doc = findIssue(gh, repo, issue_number);
-    const body = readBody(req);
+    const body = call.body;
     const push = canPush(gh, repo);
     if (!push && doc.user.toLowerCase() !== viewer.login.toLowerCase()) throw new GitHubError(403, 'Must have admin rights to Repository.');
     const title = has(body, 'title') ? titleOf(body.title, false) : undefined;
@@ -112,5 +120,5 @@ export const issueRoutes = [
     if (state !== undefined || reason !== undefined) Object.assign(patch, stateChange(gh, doc, state ?? doc.state, reason, viewer.login));
     const updated = gh.db.issues.update(issueKey(doc.repo, doc.number), patch)!;
     return ok(issue(gh, repo, updated));
-  }),
+  }, { body: githubBody({}) }),
 ];

@@ -22,6 +22,7 @@ export function loadDataset(data: GitHubDataset, ctx: LoadContext): void {
     viewer: null,
     token: null,
     linkOrigin: 'https://api.github.com',
+    badCredentials: false,
   };
   gh.db.settings.put('github', { rate_limits: data.rate_limits });
   data.users.forEach((user, i) => loadUser(gh, user, `users[${i}]`));

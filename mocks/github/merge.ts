@@ -5,7 +5,7 @@ import { mergeCommits } from './git/merge.js';
 import { applyChanges, flattenTree, getCommit, putCommit, type CommitObject, type PathChange, type Person } from './git/objects.js';
 import { accountKey, issueKey, type IssueDoc, type PullDoc, type RepoDoc } from './model.js';
 import { op } from './operation.js';
-import { optEnum, optString, readBody } from './params.js';
+import { bodyParam, githubBody, optEnum, optString } from './params.js';
 import { baseSha, freezePull, headSha, isOpen, pullCommits } from './pull-state.js';
 import { findPull } from './pulls.js';
 import { noreplyEmail } from './render/git.js';
@@ -96,17 +96,19 @@ function mergePull(gh: Gh, repo: RepoDoc, pull: PullDoc, body: Record<string, un
 }
 
 export const mergeRoutes = [
-  op('PUT', '/repos/:owner/:repo/pulls/:pull_number/merge', 'pulls/pulls#merge-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.merge', 'PUT', '/repos/:owner/:repo/pulls/:pull_number/merge', 'pulls/pulls#merge-a-pull-request', (req, { owner, repo: name, pull_number }, gh, call) => {
     const repo = writableRepo(gh, owner, name);
     const pull = findPull(gh, repo, pull_number);
-    return mergePull(gh, repo, pull, readBody(req));
-  }),
+    return mergePull(gh, repo, pull, call.body);
+  }, { body: githubBody({
+      merge_method: bodyParam.enum(['merge', 'squash', 'rebase']), commit_title: bodyParam.string(), commit_message: bodyParam.string(), sha: bodyParam.string(),
+    }) }),
 
-  op('PUT', '/repos/:owner/:repo/pulls/:pull_number/update-branch', 'pulls/pulls#update-a-pull-request-branch', (req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.updateBranch', 'PUT', '/repos/:owner/:repo/pulls/:pull_number/update-branch', 'pulls/pulls#update-a-pull-request-branch', (req, { owner, repo: name, pull_number }, gh, call) => {
     const viewer = requireViewer(gh);
     const repo = readableRepo(gh, owner, name);
     const pull = findPull(gh, repo, pull_number);
-    const body = readBody(req);
+    const body = call.body;
     const expected = optString(body, 'expected_head_sha');
     const headRepo = pull.head.repo ? gh.db.repos.get(pull.head.repo) : undefined;
     if (!headRepo || !(atLeast(permission(gh, headRepo), 'write') || (pull.maintainer_can_modify && atLeast(permission(gh, repo), 'write')))) {
@@ -126,5 +128,5 @@ export const mergeRoutes = [
     });
     setRef(gh, headRepo, `refs/heads/${pull.head.ref}`, commit.sha);
     return accepted({ message: 'Updating pull request branch.', url: `${WEB}/${repo.full_name}/pull/${pull.number}` });
-  }),
+  }, { body: githubBody({ expected_head_sha: bodyParam.string() }) }),
 ];

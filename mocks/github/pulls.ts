@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { ServiceRequest } from '../core/http.js';
 import { atLeast, canPush, newId, permission, readableRepo, requireViewer, type Gh } from './context.js';
 import { GitHubError, notFound, validationFailed } from './errors.js';
@@ -5,7 +6,7 @@ import { commitsBetween } from './git/history.js';
 import { stateChange } from './issue-edits.js';
 import { issueKey, type PullDoc, type PullSide, type RepoDoc } from './model.js';
 import { op } from './operation.js';
-import { has, optBool, optEnum, optString, queryEnum, readBody } from './params.js';
+import { bodyParam, githubBody, githubQuery, has, optBool, optEnum, optString, queryEnum } from './params.js';
 import { headSha, pullCommits, pullFiles } from './pull-state.js';
 import { diffEntry, restCommit } from './render/git.js';
 import { pullFull, pullSimple } from './render/pulls.js';
@@ -36,10 +37,16 @@ const missing = (field: string) => validationFailed({ resource: 'PullRequest', c
 const invalid = (field: string) => validationFailed({ resource: 'PullRequest', field, code: 'invalid' });
 const custom = (message: string) => validationFailed({ resource: 'PullRequest', code: 'custom', message });
 
-function filterPulls(gh: Gh, req: ServiceRequest, repo: RepoDoc): PullDoc[] {
-  const state = queryEnum(req, 'state', ['open', 'closed', 'all'] as const, 'open', 'PullRequest');
-  const sort = queryEnum(req, 'sort', ['created', 'updated', 'popularity', 'long-running'] as const, 'created', 'PullRequest');
-  const direction = queryEnum(req, 'direction', ['asc', 'desc'] as const, sort === 'created' ? 'desc' : 'asc', 'PullRequest');
+const listQuery = githubQuery({
+  state: queryEnum(['open', 'closed', 'all'] as const, 'PullRequest'),
+  sort: queryEnum(['created', 'updated', 'popularity', 'long-running'] as const, 'PullRequest'),
+  direction: queryEnum(['asc', 'desc'] as const, 'PullRequest'),
+});
+
+function filterPulls(gh: Gh, req: ServiceRequest, repo: RepoDoc, query: z.infer<typeof listQuery>): PullDoc[] {
+  const state = query.state ?? 'open';
+  const sort = query.sort ?? 'created';
+  const direction = query.direction ?? (sort === 'created' ? 'desc' : 'asc');
   const head = req.query.get('head');
   const base = req.query.get('base');
   const key = repo.full_name.toLowerCase();
@@ -66,15 +73,15 @@ function filterPulls(gh: Gh, req: ServiceRequest, repo: RepoDoc): PullDoc[] {
 }
 
 export const pullRoutes = [
-  op('GET', '/repos/:owner/:repo/pulls', 'pulls/pulls#list-pull-requests', (req, { owner, repo: name }, gh) => {
+  op('pulls.list', 'GET', '/repos/:owner/:repo/pulls', 'pulls/pulls#list-pull-requests', (req, { owner, repo: name }, gh, call) => {
     const repo = readableRepo(gh, owner, name);
-    return list(gh, req, filterPulls(gh, req, repo), (p) => pullSimple(gh, repo, p), { repo });
-  }),
+    return list(gh, req, filterPulls(gh, req, repo, call.query), (p) => pullSimple(gh, repo, p), { repo });
+  }, { query: listQuery }),
 
-  op('POST', '/repos/:owner/:repo/pulls', 'pulls/pulls#create-a-pull-request', (req, { owner, repo: name }, gh) => {
+  op('pulls.create', 'POST', '/repos/:owner/:repo/pulls', 'pulls/pulls#create-a-pull-request', (req, { owner, repo: name }, gh, call) => {
     const viewer = requireViewer(gh);
     const repo = readableRepo(gh, owner, name);
-    const body = readBody(req);
+    const body = call.body;
     const title = optString(body, 'title');
     const text = optString(body, 'body') ?? null;
     const headSpec = optString(body, 'head');
@@ -111,20 +118,23 @@ export const pullRoutes = [
     });
     const rendered = pullFull(gh, repo, pull);
     return created(rendered, [['Location', rendered.url]]);
-  }),
+  }, { body: githubBody({
+      title: bodyParam.string(), body: bodyParam.string(), head: bodyParam.string(), base: bodyParam.string(),
+      draft: bodyParam.boolean(), maintainer_can_modify: bodyParam.boolean(),
+    }) }),
 
-  op('GET', '/repos/:owner/:repo/pulls/:pull_number', 'pulls/pulls#get-a-pull-request', (_req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.get', 'GET', '/repos/:owner/:repo/pulls/:pull_number', 'pulls/pulls#get-a-pull-request', (_req, { owner, repo: name, pull_number }, gh) => {
     const repo = readableRepo(gh, owner, name);
     return ok(pullFull(gh, repo, findPull(gh, repo, pull_number)));
   }),
 
-  op('PATCH', '/repos/:owner/:repo/pulls/:pull_number', 'pulls/pulls#update-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.update', 'PATCH', '/repos/:owner/:repo/pulls/:pull_number', 'pulls/pulls#update-a-pull-request', (req, { owner, repo: name, pull_number }, gh, call) => {
     const viewer = requireViewer(gh);
     const repo = readableRepo(gh, owner, name);
     const pull = findPull(gh, repo, pull_number);
     const issueDoc = gh.db.issues.get(issueKey(pull.repo, pull.number))!;
     if (!canPush(gh, repo) && issueDoc.user.toLowerCase() !== viewer.login.toLowerCase()) throw new GitHubError(403, 'Must have admin rights to Repository.');
-    const body = readBody(req);
+    const body = call.body;
     const title = optString(body, 'title');
     const text = has(body, 'body') ? optString(body, 'body') ?? null : undefined;
     const state = optEnum(body, 'state', ['open', 'closed'] as const);
@@ -143,9 +153,12 @@ export const pullRoutes = [
     };
     gh.db.issues.update(issueKey(pull.repo, pull.number), patch);
     return ok(pullFull(gh, repo, gh.db.pulls.get(issueKey(pull.repo, pull.number))!));
-  }),
+  }, { body: githubBody({
+      title: bodyParam.string(), body: bodyParam.string(), state: bodyParam.enum(['open', 'closed']), base: bodyParam.string(),
+      maintainer_can_modify: bodyParam.boolean(),
+    }) }),
 
-  op('GET', '/repos/:owner/:repo/pulls/:pull_number/files', 'pulls/pulls#list-pull-requests-files', (req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.listFiles', 'GET', '/repos/:owner/:repo/pulls/:pull_number/files', 'pulls/pulls#list-pull-requests-files', (req, { owner, repo: name, pull_number }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const pull = findPull(gh, repo, pull_number);
     const headRepo = (pull.head.repo ? gh.db.repos.get(pull.head.repo) : undefined) ?? repo;
@@ -153,13 +166,13 @@ export const pullRoutes = [
     return list(gh, req, pullFiles(gh, pull), (f) => diffEntry(headRepo, sha, f), { repo, cap: 3000 });
   }),
 
-  op('GET', '/repos/:owner/:repo/pulls/:pull_number/commits', 'pulls/pulls#list-commits-on-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.listCommits', 'GET', '/repos/:owner/:repo/pulls/:pull_number/commits', 'pulls/pulls#list-commits-on-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const pull = findPull(gh, repo, pull_number);
     return list(gh, req, pullCommits(gh, pull), (c) => restCommit(gh, repo, c), { repo, cap: 250 });
   }),
 
-  op('GET', '/repos/:owner/:repo/pulls/:pull_number/merge', 'pulls/pulls#check-if-a-pull-request-has-been-merged', (_req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.checkIfMerged', 'GET', '/repos/:owner/:repo/pulls/:pull_number/merge', 'pulls/pulls#check-if-a-pull-request-has-been-merged', (_req, { owner, repo: name, pull_number }, gh) => {
     const repo = readableRepo(gh, owner, name);
     if (!findPull(gh, repo, pull_number).merged) throw notFound();
     return noContent();

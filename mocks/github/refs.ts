@@ -6,7 +6,7 @@ import { getCommit } from './git/objects.js';
 import { issueKey, type RepoDoc } from './model.js';
 import { op } from './operation.js';
 import { freezePull } from './pull-state.js';
-import { optBool, readBody, reqString } from './params.js';
+import { bodyParam, githubBody, optBool, reqString } from './params.js';
 import { gitRef } from './render/git.js';
 import { deleteRef, getRef, repoRefs, requireNotEmpty, setRef } from './repo-git.js';
 import { created, list, noContent, ok } from './respond.js';
@@ -36,20 +36,20 @@ function commitSha(gh: Gh, value: string): string {
 }
 
 export const refRoutes = [
-  op('GET', '/repos/:owner/:repo/git/ref/*ref', 'git/refs#get-a-reference', (_req, { owner, repo: name, ref }, gh) => {
+  op('git.getRef', 'GET', '/repos/:owner/:repo/git/ref/*ref', 'git/refs#get-a-reference', (_req, { owner, repo: name, ref }, gh) => {
     const repo = readRepo(gh, owner, name);
     const found = getRef(gh, repo, fullRef(ref));
     if (!found) throw notFound();
     return ok(gitRef(gh, repo, found));
   }),
 
-  op('GET', '/repos/:owner/:repo/git/matching-refs/*ref', 'git/refs#list-matching-references', (req, { owner, repo: name, ref }, gh) => {
+  op('git.listMatchingRefs', 'GET', '/repos/:owner/:repo/git/matching-refs/*ref', 'git/refs#list-matching-references', (req, { owner, repo: name, ref }, gh) => {
     const repo = readRepo(gh, owner, name);
     const prefix = fullRef(ref);
     return list(gh, req, repoRefs(gh, repo).filter((r) => r.ref.startsWith(prefix)).sort(byName), (r) => gitRef(gh, repo, r), { repo });
   }),
 
-  op('GET', '/repos/:owner/:repo/git/refs/*ref', 'git/refs#get-a-reference', (req, { owner, repo: name, ref }, gh) => {
+  op('git.listRefs', 'GET', '/repos/:owner/:repo/git/refs/*ref', 'git/refs#get-a-reference', (req, { owner, repo: name, ref }, gh) => {
     const repo = readRepo(gh, owner, name);
     if (ref !== '') {
       const exact = getRef(gh, repo, fullRef(ref));
@@ -61,9 +61,9 @@ export const refRoutes = [
     return list(gh, req, below, (r) => gitRef(gh, repo, r), { repo });
   }),
 
-  op('POST', '/repos/:owner/:repo/git/refs', 'git/refs#create-a-reference', (req, { owner, repo: name }, gh) => {
+  op('git.createRef', 'POST', '/repos/:owner/:repo/git/refs', 'git/refs#create-a-reference', (req, { owner, repo: name }, gh, call) => {
     const repo = writableRepo(gh, owner, name);
-    const body = readBody(req);
+    const body = call.body;
     const ref = reqString(body, 'ref');
     const sha = reqString(body, 'sha');
     if (!validRefName(ref)) throw unprocessable(`${ref} is not a valid ref name.`);
@@ -72,11 +72,11 @@ export const refRoutes = [
     if (ref.startsWith('refs/heads/') && !getCommit(gh.db.objects, target)) throw unprocessable('Object does not exist');
     const doc = setRef(gh, repo, ref, target);
     return created(gitRef(gh, repo, doc), [['Location', gitRef(gh, repo, doc).url]]);
-  }),
+  }, { body: githubBody({ ref: bodyParam.string({ required: true }), sha: bodyParam.string({ required: true }) }) }),
 
-  op('PATCH', '/repos/:owner/:repo/git/refs/*ref', 'git/refs#update-a-reference', (req, { owner, repo: name, ref }, gh) => {
+  op('git.updateRef', 'PATCH', '/repos/:owner/:repo/git/refs/*ref', 'git/refs#update-a-reference', (req, { owner, repo: name, ref }, gh, call) => {
     const repo = writableRepo(gh, owner, name);
-    const body = readBody(req);
+    const body = call.body;
     const sha = reqString(body, 'sha');
     const force = optBool(body, 'force') ?? false;
     const existing = getRef(gh, repo, fullRef(ref));
@@ -85,9 +85,9 @@ export const refRoutes = [
     if (existing.ref.startsWith('refs/heads/') && !getCommit(gh.db.objects, target)) throw unprocessable('Object does not exist');
     if (!force && !isAncestor(gh.db.objects, existing.sha, target)) throw unprocessable('Update is not a fast forward');
     return ok(gitRef(gh, repo, setRef(gh, repo, existing.ref, target)));
-  }),
+  }, { body: githubBody({ sha: bodyParam.string({ required: true }), force: bodyParam.boolean() }) }),
 
-  op('DELETE', '/repos/:owner/:repo/git/refs/*ref', 'git/refs#delete-a-reference', (_req, { owner, repo: name, ref }, gh) => {
+  op('git.deleteRef', 'DELETE', '/repos/:owner/:repo/git/refs/*ref', 'git/refs#delete-a-reference', (_req, { owner, repo: name, ref }, gh) => {
     const repo = writableRepo(gh, owner, name);
     const existing = getRef(gh, repo, fullRef(ref));
     if (!existing) throw unprocessable('Reference does not exist');

@@ -1,19 +1,26 @@
-import type { ServiceRequest } from '../core/http.js';
 import { account, atLeast, newId, permission, readableRepo, requireViewer, type Gh } from './context.js';
 import { GitHubError, notFound, validationFailed } from './errors.js';
 import { putTextBlob } from './git/objects.js';
 import { accountKey, repoKey, type AccountDoc, type RepoDoc } from './model.js';
 import { op } from './operation.js';
-import { optBool, optEnum, optString, readBody, queryEnum } from './params.js';
+import { type Body, bodyParam, githubBody, githubQuery, optBool, optEnum, optString, queryEnum } from './params.js';
 import { fullRepository, minimalRepo, repository } from './render/repos.js';
 import { commitOnBranch, viewerPerson } from './repo-git.js';
 import { created, list, ok } from './respond.js';
 import { repoApi } from './urls.js';
 
 /** Repositories: get, create (for the user or an org), and the user's, a user's and an org's lists. */
-function sortRepos(req: ServiceRequest, repos: RepoDoc[], defaultSort: 'full_name' | 'created'): RepoDoc[] {
-  const sort = queryEnum(req, 'sort', ['created', 'updated', 'pushed', 'full_name'] as const, defaultSort, 'Repository');
-  const direction = queryEnum(req, 'direction', ['asc', 'desc'] as const, sort === 'full_name' ? 'asc' : 'desc', 'Repository');
+type SortBy = 'created' | 'updated' | 'pushed' | 'full_name';
+
+/** The sort parameters every repository list takes (after its own). */
+const sortQuery = {
+  sort: queryEnum(['created', 'updated', 'pushed', 'full_name'] as const, 'Repository'),
+  direction: queryEnum(['asc', 'desc'] as const, 'Repository'),
+};
+
+function sortRepos(query: { sort?: SortBy | undefined; direction?: 'asc' | 'desc' | undefined }, repos: RepoDoc[], defaultSort: 'full_name' | 'created'): RepoDoc[] {
+  const sort = query.sort ?? defaultSort;
+  const direction = query.direction ?? (sort === 'full_name' ? 'asc' : 'desc');
   const key = (r: RepoDoc) => sort === 'full_name' ? r.full_name.toLowerCase() : sort === 'created' ? r.created_at : sort === 'updated' ? r.updated_at : r.pushed_at;
   const sorted = [...repos].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id - b.id));
   return direction === 'desc' ? sorted.reverse() : sorted;
@@ -25,10 +32,12 @@ function repositoryCreationFailed(field: string, code: string, message?: string)
   return new GitHubError(422, 'Repository creation failed.', { errors: [{ resource: 'Repository', code, field, ...(message ? { message } : {}) }] });
 }
 
+/** The body of both creates: `name` is checked first. */
+const createBody = githubBody({ name: bodyParam.string() });
+
 /** Creates a repository for `owner` from a request body, as POST /user/repos and /orgs/:org/repos do. */
-function createRepo(req: ServiceRequest, gh: Gh, owner: AccountDoc) {
+function createRepo(body: Body, gh: Gh, owner: AccountDoc) {
   const viewer = requireViewer(gh);
-  const body = readBody(req);
   const rawName = optString(body, 'name');
   if (rawName === undefined || rawName.trim() === '') throw repositoryCreationFailed('name', 'missing_field');
   const name = rawName.trim().replace(/[^A-Za-z0-9_.-]/g, '-');
@@ -62,13 +71,13 @@ function createRepo(req: ServiceRequest, gh: Gh, owner: AccountDoc) {
 }
 
 export const repoRoutes = [
-  op('GET', '/repos/:owner/:repo', 'repos/repos#get-a-repository', (_req, { owner, repo }, gh) =>
+  op('repos.get', 'GET', '/repos/:owner/:repo', 'repos/repos#get-a-repository', (_req, { owner, repo }, gh) =>
     ok(fullRepository(gh, readableRepo(gh, owner, repo)))),
 
-  op('POST', '/user/repos', 'repos/repos#create-a-repository-for-the-authenticated-user', (req, _p, gh) =>
-    createRepo(req, gh, requireViewer(gh))),
+  op('repos.createForAuthenticatedUser', 'POST', '/user/repos', 'repos/repos#create-a-repository-for-the-authenticated-user', (_req, _p, gh, call) =>
+    createRepo(call.body, gh, requireViewer(gh)), { body: createBody }),
 
-  op('POST', '/orgs/:org/repos', 'repos/repos#create-an-organization-repository', (req, { org }, gh) => {
+  op('repos.createInOrg', 'POST', '/orgs/:org/repos', 'repos/repos#create-an-organization-repository', (_req, { org }, gh, call) => {
     const viewer = requireViewer(gh);
     const found = account(gh, org);
     if (found?.type !== 'Organization') throw notFound();
@@ -77,16 +86,16 @@ export const repoRoutes = [
     if (membership.role !== 'admin' && !found.members_can_create_repositories) {
       throw new GitHubError(403, 'You need admin access to the organization before adding a repository to it.');
     }
-    return createRepo(req, gh, found);
-  }),
+    return createRepo(call.body, gh, found);
+  }, { body: createBody }),
 
-  op('GET', '/user/repos', 'repos/repos#list-repositories-for-the-authenticated-user', (req, _p, gh) => {
+  op('repos.listForAuthenticatedUser', 'GET', '/user/repos', 'repos/repos#list-repositories-for-the-authenticated-user', (req, _p, gh, call) => {
     const viewer = requireViewer(gh);
     const type = req.query.get('type');
     if (type !== null && (req.query.has('visibility') || req.query.has('affiliation'))) {
       throw validationFailed({ resource: 'Repository', field: 'type', code: 'invalid', message: 'If you specify visibility or affiliation, you cannot specify type.' });
     }
-    const visibility = queryEnum(req, 'visibility', ['all', 'public', 'private'] as const, 'all', 'Repository');
+    const visibility = call.query.visibility ?? 'all';
     const affiliation = (req.query.get('affiliation') ?? 'owner,collaborator,organization_member').split(',').map((s) => s.trim());
     const mine = gh.db.repos.filter((repo) => {
       if (!atLeast(permission(gh, repo), 'read')) return false;
@@ -101,25 +110,25 @@ export const repoRoutes = [
       return (affiliation.includes('owner') && owned) || (affiliation.includes('collaborator') && collaborator)
         || (affiliation.includes('organization_member') && member);
     });
-    return list(gh, req, sortRepos(req, mine, 'full_name'), (r) => repository(gh, r));
-  }, { auth: true }),
+    return list(gh, req, sortRepos(call.query, mine, 'full_name'), (r) => repository(gh, r));
+  }, { auth: true, query: githubQuery({ visibility: queryEnum(['all', 'public', 'private'] as const, 'Repository'), ...sortQuery }) }),
 
-  op('GET', '/users/:username/repos', 'repos/repos#list-repositories-for-a-user', (req, { username }, gh) => {
+  op('repos.listForUser', 'GET', '/users/:username/repos', 'repos/repos#list-repositories-for-a-user', (req, { username }, gh, call) => {
     const user = account(gh, username);
     if (!user) throw notFound();
-    const type = queryEnum(req, 'type', ['all', 'owner', 'member'] as const, 'owner', 'Repository');
+    const type = call.query.type ?? 'owner';
     const repos = gh.db.repos.filter((r) => !r.private && (isOwner(r, user.login)
       || (type !== 'owner' && r.collaborators.some((c) => c.login.toLowerCase() === user.login.toLowerCase()))));
-    return list(gh, req, sortRepos(req, repos, 'full_name'), (r) => minimalRepo(gh, r));
-  }),
+    return list(gh, req, sortRepos(call.query, repos, 'full_name'), (r) => minimalRepo(gh, r));
+  }, { query: githubQuery({ type: queryEnum(['all', 'owner', 'member'] as const, 'Repository'), ...sortQuery }) }),
 
-  op('GET', '/orgs/:org/repos', 'repos/repos#list-organization-repositories', (req, { org }, gh) => {
+  op('repos.listForOrg', 'GET', '/orgs/:org/repos', 'repos/repos#list-organization-repositories', (req, { org }, gh, call) => {
     const found = account(gh, org);
     if (found?.type !== 'Organization') throw notFound();
-    const type = queryEnum(req, 'type', ['all', 'public', 'private', 'forks', 'sources', 'member'] as const, 'all', 'Repository');
+    const type = call.query.type ?? 'all';
     const repos = gh.db.repos.filter((r) => isOwner(r, found.login) && atLeast(permission(gh, r), 'read') && (
       type === 'all' || type === 'member' || (type === 'public' && !r.private) || (type === 'private' && r.private)
       || (type === 'forks' && r.parent !== null) || (type === 'sources' && r.parent === null)));
-    return list(gh, req, sortRepos(req, repos, 'created'), (r) => minimalRepo(gh, r));
-  }),
+    return list(gh, req, sortRepos(call.query, repos, 'created'), (r) => minimalRepo(gh, r));
+  }, { query: githubQuery({ type: queryEnum(['all', 'public', 'private', 'forks', 'sources', 'member'] as const, 'Repository'), ...sortQuery }) }),
 ];

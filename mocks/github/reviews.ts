@@ -4,7 +4,7 @@ import type { FileDiff } from './git/diff.js';
 import { getCommit } from './git/objects.js';
 import type { PullDoc, ReviewCommentDoc, ReviewDoc, ReviewState } from './model.js';
 import { op } from './operation.js';
-import { optEnum, optInt, optString, readBody, reqString, type Body } from './params.js';
+import { bodyParam, githubBody, optEnum, optInt, optString, reqString, type Body } from './params.js';
 import { diffHunk, headSha, lineOfPosition, positionOfLine, pullFiles } from './pull-state.js';
 import { findPull } from './pulls.js';
 import { review, reviewComment } from './render/pulls.js';
@@ -56,7 +56,7 @@ function readComments(gh: Gh, pull: PullDoc, body: Body, commitId: string, user:
 }
 
 export const reviewRoutes = [
-  op('GET', '/repos/:owner/:repo/pulls/:pull_number/reviews', 'pulls/reviews#list-reviews-for-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.listReviews', 'GET', '/repos/:owner/:repo/pulls/:pull_number/reviews', 'pulls/reviews#list-reviews-for-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const pull = findPull(gh, repo, pull_number);
     const viewer = gh.viewer?.login.toLowerCase();
@@ -64,11 +64,11 @@ export const reviewRoutes = [
     return list(gh, req, found, (r) => review(gh, repo, r), { repo });
   }),
 
-  op('POST', '/repos/:owner/:repo/pulls/:pull_number/reviews', 'pulls/reviews#create-a-review-for-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.createReview', 'POST', '/repos/:owner/:repo/pulls/:pull_number/reviews', 'pulls/reviews#create-a-review-for-a-pull-request', (req, { owner, repo: name, pull_number }, gh, call) => {
     const viewer = requireViewer(gh);
     const repo = readableRepo(gh, owner, name);
     const pull = findPull(gh, repo, pull_number);
-    const body = readBody(req);
+    const body = call.body;
     const event = optEnum(body, 'event', ['APPROVE', 'REQUEST_CHANGES', 'COMMENT'] as const);
     const text = optString(body, 'body') ?? '';
     const commitId = (optString(body, 'commit_id') ?? headSha(gh, pull)).toLowerCase();
@@ -99,9 +99,9 @@ export const reviewRoutes = [
       gh.db.reviewComments.put(commentId, { ...draft, id: commentId, review_id: id, created_at: gh.now, updated_at: gh.now });
     }
     return ok(review(gh, repo, doc));
-  }),
+  }, { body: githubBody({ event: bodyParam.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']), body: bodyParam.string(), commit_id: bodyParam.string() }) }),
 
-  op('GET', '/repos/:owner/:repo/pulls/:pull_number/comments', 'pulls/comments#list-review-comments-on-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
+  op('pulls.listReviewComments', 'GET', '/repos/:owner/:repo/pulls/:pull_number/comments', 'pulls/comments#list-review-comments-on-a-pull-request', (req, { owner, repo: name, pull_number }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const pull = findPull(gh, repo, pull_number);
     const viewer = gh.viewer?.login.toLowerCase();

@@ -1,10 +1,12 @@
+import type { z } from 'zod';
 import type { ServiceRequest } from '../core/http.js';
+import type { Call } from '../kit/operation.js';
 import { atLeast, permission, type Gh } from './context.js';
-import { GitHubError, validationFailed } from './errors.js';
+import { GitHubError } from './errors.js';
 import { blobBytes, flattenTree, getBlob, getCommit } from './git/objects.js';
 import { issueKey, type AccountDoc, type IssueDoc, type RepoDoc } from './model.js';
 import { op } from './operation.js';
-import { queryEnum } from './params.js';
+import { githubQuery, queryEnum, queryRequired } from './params.js';
 import { issue } from './render/issues.js';
 import { minimalRepo, repository } from './render/repos.js';
 import { simpleUser } from './render/users.js';
@@ -14,16 +16,19 @@ import { allHold, inRange, parseQuery, termHits, values, type SearchQuery } from
 import { WEB, encodePath, repoApi } from './urls.js';
 
 /** Search: repositories, code (default branches), issues and pull requests, users. */
-function query(req: ServiceRequest): SearchQuery {
-  const q = req.query.get('q');
-  if (q === null || q.trim() === '') throw validationFailed({ resource: 'Search', field: 'q', code: 'missing' });
-  return parseQuery(q);
+/** Every search takes `q` (required) and `order`; `sort` is each search's own, read raw as GitHub ignores a bad one. */
+const searchQuery = githubQuery({ q: queryRequired('Search'), order: queryEnum(['asc', 'desc'] as const, 'Search') });
+type SearchParams = z.infer<typeof searchQuery>;
+type SearchCall = Call<Record<string, never>, SearchParams>;
+
+function query(call: SearchCall): SearchQuery {
+  return parseQuery(call.query.q);
 }
 
 interface Hit<T> { item: T; score: number; sortKey: number | string }
 
-function respond<T>(gh: Gh, req: ServiceRequest, hits: Hit<T>[], sorted: boolean, render: (item: T, score: number) => unknown, extra: Record<string, unknown> = {}) {
-  const order = queryEnum(req, 'order', ['asc', 'desc'] as const, 'desc', 'Search');
+function respond<T>(gh: Gh, req: ServiceRequest, query: SearchParams, hits: Hit<T>[], sorted: boolean, render: (item: T, score: number) => unknown, extra: Record<string, unknown> = {}) {
+  const order = query.order ?? 'desc';
   hits.sort((a, b) => {
     const x = sorted ? a.sortKey : a.score;
     const y = sorted ? b.sortKey : b.score;
@@ -49,8 +54,8 @@ const LANGUAGES: Record<string, string[]> = {
   markdown: ['md'], json: ['json'], yaml: ['yml', 'yaml'], java: ['java'], ruby: ['rb'], shell: ['sh'],
 };
 
-function searchRepositories(gh: Gh, req: ServiceRequest) {
-  const q = query(req);
+function searchRepositories(gh: Gh, req: ServiceRequest, call: SearchCall) {
+  const q = query(call);
   const sort = req.query.get('sort');
   const where = (values(q, 'in')[0] ?? 'name,description,topics').toLowerCase().split(',');
   const forks = values(q, 'fork')[0];
@@ -76,16 +81,16 @@ function searchRepositories(gh: Gh, req: ServiceRequest) {
       : sort === 'updated' ? repo.updated_at : 0;
     hits.push({ item: repo, score: 1 + hitsCount + exact, sortKey });
   }
-  return respond(gh, req, hits, sort === 'stars' || sort === 'forks' || sort === 'updated', (repo, score) => ({ ...repository(gh, repo), score }));
+  return respond(gh, req, call.query, hits, sort === 'stars' || sort === 'forks' || sort === 'updated', (repo, score) => ({ ...repository(gh, repo), score }));
 }
 
-function searchCode(gh: Gh, req: ServiceRequest) {
+function searchCode(gh: Gh, req: ServiceRequest, call: SearchCall) {
   if (!gh.viewer) {
     throw new GitHubError(401, 'Requires authentication', {
       errors: [{ message: 'Must be authenticated to access the code search API', resource: 'Search', field: 'q', code: 'invalid' }],
     });
   }
-  const q = query(req);
+  const q = query(call);
   const inPath = (values(q, 'in')[0] ?? 'file').toLowerCase().split(',');
   const hits: Hit<{ repo: RepoDoc; commit: string; path: string; sha: string }>[] = [];
   for (const repo of visibleRepos(gh)) {
@@ -111,7 +116,7 @@ function searchCode(gh: Gh, req: ServiceRequest) {
       hits.push({ item: { repo, commit, path, sha: entry.sha }, score: 1 + hitsCount, sortKey: 0 });
     }
   }
-  return respond(gh, req, hits, false, ({ repo, commit, path, sha }, score) => ({
+  return respond(gh, req, call.query, hits, false, ({ repo, commit, path, sha }, score) => ({
     name: path.slice(path.lastIndexOf('/') + 1),
     path,
     sha,
@@ -154,8 +159,8 @@ function issueMatches(gh: Gh, q: SearchQuery, doc: IssueDoc): boolean {
   });
 }
 
-function searchIssues(gh: Gh, req: ServiceRequest) {
-  const q = query(req);
+function searchIssues(gh: Gh, req: ServiceRequest, call: SearchCall) {
+  const q = query(call);
   const sort = req.query.get('sort');
   const where = (values(q, 'in')[0] ?? 'title,body,comments').toLowerCase().split(',');
   const repos = new Map(visibleRepos(gh).filter((r) => repoScope(q, r)).map((r) => [r.full_name.toLowerCase(), r]));
@@ -169,11 +174,11 @@ function searchIssues(gh: Gh, req: ServiceRequest) {
     const sortKey = sort === 'comments' ? doc.comments : sort === 'created' ? doc.created_at : sort === 'updated' ? doc.updated_at : 0;
     hits.push({ item: { repo, doc }, score: 1 + hitsCount + doc.number / 1e6, sortKey });
   }
-  return respond(gh, req, hits, sort === 'comments' || sort === 'created' || sort === 'updated', ({ repo, doc }, score) => ({ ...issue(gh, repo, doc), score: Math.floor(score) }), { search_type: 'lexical' });
+  return respond(gh, req, call.query, hits, sort === 'comments' || sort === 'created' || sort === 'updated', ({ repo, doc }, score) => ({ ...issue(gh, repo, doc), score: Math.floor(score) }), { search_type: 'lexical' });
 }
 
-function searchUsers(gh: Gh, req: ServiceRequest) {
-  const q = query(req);
+function searchUsers(gh: Gh, req: ServiceRequest, call: SearchCall) {
+  const q = query(call);
   const sort = req.query.get('sort');
   const where = (values(q, 'in')[0] ?? 'login,name,email').toLowerCase().split(',');
   const hits: Hit<AccountDoc>[] = [];
@@ -194,12 +199,12 @@ function searchUsers(gh: Gh, req: ServiceRequest) {
     const sortKey = sort === 'followers' ? account.followers : sort === 'repositories' ? repos : sort === 'joined' ? account.created_at : 0;
     hits.push({ item: account, score: 1 + hitsCount, sortKey });
   }
-  return respond(gh, req, hits, sort === 'followers' || sort === 'repositories' || sort === 'joined', (account, score) => ({ ...simpleUser(gh, account), score }));
+  return respond(gh, req, call.query, hits, sort === 'followers' || sort === 'repositories' || sort === 'joined', (account, score) => ({ ...simpleUser(gh, account), score }));
 }
 
 export const searchRoutes = [
-  op('GET', '/search/repositories', 'search/search#search-repositories', (req, _p, gh) => searchRepositories(gh, req)),
-  op('GET', '/search/code', 'search/search#search-code', (req, _p, gh) => searchCode(gh, req)),
-  op('GET', '/search/issues', 'search/search#search-issues-and-pull-requests', (req, _p, gh) => searchIssues(gh, req)),
-  op('GET', '/search/users', 'search/search#search-users', (req, _p, gh) => searchUsers(gh, req)),
+  op('search.repos', 'GET', '/search/repositories', 'search/search#search-repositories', (req, _p, gh, call) => searchRepositories(gh, req, call), { query: searchQuery }),
+  op('search.code', 'GET', '/search/code', 'search/search#search-code', (req, _p, gh, call) => searchCode(gh, req, call), { query: searchQuery }),
+  op('search.issuesAndPullRequests', 'GET', '/search/issues', 'search/search#search-issues-and-pull-requests', (req, _p, gh, call) => searchIssues(gh, req, call), { query: searchQuery }),
+  op('search.users', 'GET', '/search/users', 'search/search#search-users', (req, _p, gh, call) => searchUsers(gh, req, call), { query: searchQuery }),
 ];

@@ -43,21 +43,21 @@ const ROOT = {
 };
 
 export const userRoutes = [
-  op('GET', '/', 'meta/meta#github-api-root', () => ok(ROOT)),
+  op('meta.root', 'GET', '/', 'meta/meta#github-api-root', () => ok(ROOT)),
 
-  op('GET', '/rate_limit', 'rate-limit/rate-limit#get-rate-limit-status-for-the-authenticated-user', (_req, _p, gh) =>
+  op('rateLimit.get', 'GET', '/rate_limit', 'rate-limit/rate-limit#get-rate-limit-status-for-the-authenticated-user', (_req, _p, gh) =>
     ok(rateLimitOverview(gh))),
 
-  op('GET', '/user', 'users/users#get-the-authenticated-user', (_req, _p, gh) =>
+  op('users.getAuthenticated', 'GET', '/user', 'users/users#get-the-authenticated-user', (_req, _p, gh) =>
     ok(privateUser(gh, requireViewer(gh))), { auth: true }),
 
-  op('GET', '/users/:username', 'users/users#get-a-user', (_req, { username }, gh) => {
+  op('users.getByUsername', 'GET', '/users/:username', 'users/users#get-a-user', (_req, { username }, gh) => {
     const found = account(gh, username);
     if (!found) throw notFound();
     return ok(publicUser(gh, found));
   }),
 
-  op('GET', '/orgs/:org', 'orgs/orgs#get-an-organization', (_req, { org }, gh) => {
+  op('orgs.get', 'GET', '/orgs/:org', 'orgs/orgs#get-an-organization', (_req, { org }, gh) => {
     const found = account(gh, org);
     if (found?.type !== 'Organization') throw notFound();
     return ok(organizationFull(gh, found));

@@ -59,6 +59,11 @@ export interface KitServiceSpec<D, C> {
   refusal(reason: KitRefusal, detail: RefusalDetail): ServiceError;
   readonly middleware?: readonly Middleware<C>[];
   readonly fallback?: Fallback<C>;
+  /**
+   * How the service reads request bodies; default by Content-Type (bodies.ts). GitHub reads every
+   * body as JSON whatever its Content-Type. Throw BodyParseError for a body that does not parse.
+   */
+  decode?(req: ServiceRequest, options: { graphql: boolean }): DecodedBody;
   /** Rewrites a request before it is matched (an alias path); pure, reads only the request. */
   rewrite?(req: ServiceRequest): ServiceRequest;
   fault?(order: FaultOrder, req: ServiceRequest, ctx: ServiceContext): ServiceResponse;
@@ -88,7 +93,7 @@ export function defineService<D, C>(spec: KitServiceSpec<D, C>): ServiceDefiniti
   const decode = (req: ServiceRequest, graphql: boolean): DecodedBody => {
     let decoded = decodedOf.get(req);
     if (!decoded) {
-      decoded = decodeBody(req.headers, req.body, { graphql });
+      decoded = spec.decode ? spec.decode(req, { graphql }) : decodeBody(req.headers, req.body, { graphql });
       decodedOf.set(req, decoded);
     }
     return decoded;
@@ -151,18 +156,31 @@ export function defineService<D, C>(spec: KitServiceSpec<D, C>): ServiceDefiniti
 
   function runOperation(resolution: Extract<Resolution<C>, { kind: 'found' }>, context: C, name: string): ServiceResponse {
     const { operation, req } = resolution;
-    let decoded: DecodedBody;
-    try {
-      decoded = decode(req, operation.matcher.kind === 'graphql');
-    } catch (error) {
-      if (error instanceof BodyParseError) throw spec.refusal('malformed_body', { message: error.message, operation: name });
-      throw error;
-    }
     const input = operation.input;
+    const decoded = memo(() => {
+      try {
+        return decode(req, operation.matcher.kind === 'graphql');
+      } catch (error) {
+        if (error instanceof BodyParseError) throw spec.refusal('malformed_body', { message: error.message, operation: name });
+        throw error;
+      }
+    });
+    const query = memo(() => (input?.query ? parse(input.query, queryObject(req), 'query', name) : queryObject(req)));
+    // An empty body is no parameters; a JSON `null` is a body, and the schema decides.
+    const body = memo(() => (input?.body ? parse(input.body, decoded().kind === 'empty' ? {} : decoded().value, 'body', name) : decoded().value));
+    // Eager operations decode and validate before the handler; lazy ones when the handler reads.
+    if (!operation.lazy) decoded();
     const params = input?.path ? parse(input.path, resolution.params, 'path', name) : resolution.params;
-    const query = input?.query ? parse(input.query, queryObject(req), 'query', name) : queryObject(req);
-    const body = input?.body ? parse(input.body, decoded.value ?? {}, 'body', name) : decoded.value;
-    const call: Call = { req, operation: name, params, query, body, decoded };
+    if (!operation.lazy) {
+      query();
+      body();
+    }
+    const call: Call = {
+      req, operation: name, params,
+      get query() { return query(); },
+      get body() { return body(); },
+      get decoded() { return decoded(); },
+    };
     return operation.handle(call, context);
   }
 
@@ -183,6 +201,19 @@ export function queryObject(req: ServiceRequest): Record<string, string | string
     out[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
   }
   return out;
+}
+
+/** `compute` run at most once, on the first call (a throw is thrown again on the next call). */
+function memo<T>(compute: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = compute();
+      done = true;
+    }
+    return value;
+  };
 }
 
 function once(next: () => ServiceResponse): () => ServiceResponse {

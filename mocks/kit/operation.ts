@@ -16,6 +16,12 @@ export interface Operation<C> {
   readonly input?: OperationInput;
   /** Whether the operation needs an authenticated caller (default: the service's `auth.required`). */
   readonly auth?: boolean;
+  /**
+   * Decode and validate the body and query when the handler first reads `call.body`,
+   * `call.query` or `call.decoded`, not before it runs: the service's own order of checks stands
+   * (GitHub answers an unknown repository's 404 before a malformed body's 400). Default false.
+   */
+  readonly lazy?: boolean;
   handle(call: Call<any, any, any>, context: C): ServiceResponse;
   /**
    * For an operation that stands for several names (a GraphQL endpoint: `Query.issues`,
@@ -69,7 +75,7 @@ export function operation<C, P extends string, Q = Record<string, string | strin
   name: string,
   matcher: Matcher & { kind: 'rest'; pattern: P },
   handle: (call: Call<PathParams<P>, Q, B>, context: C) => ServiceResponse,
-  options: { input?: OperationInput; auth?: boolean } = {},
+  options: { input?: OperationInput; auth?: boolean; lazy?: boolean } = {},
 ): Operation<C> {
   return { name, matcher, handle, ...options };
 }

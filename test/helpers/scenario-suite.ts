@@ -24,6 +24,8 @@ export interface ScenarioSuite {
   dirs: string[];
   /** Whether the scenario's credential belongs to a user of its dataset. */
   credentialOk(world: World, credential: unknown): boolean;
+  /** When given: every request the oracle's trial makes to the service is named by a handler, with one of these names. */
+  operationNames?: readonly string[];
 }
 
 /**
@@ -32,7 +34,7 @@ export interface ScenarioSuite {
  * (its solution replayed over MCP through the real server) scores 1 with no unintended change,
  * and the oracle's journal replays byte for byte. One world per trial, driven in process.
  */
-export function scenarioSuite({ service, dirs, credentialOk }: ScenarioSuite): Map<string, ScenarioManifest> {
+export function scenarioSuite({ service, dirs, credentialOk, operationNames }: ScenarioSuite): Map<string, ScenarioManifest> {
   const manifests = new Map(dirs.map((dir) => [dir, loadScenarioManifest(dir)]));
   const snapshot = readSnapshots().find((s) => s.endpoint === service)!;
   const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
@@ -108,6 +110,12 @@ export function scenarioSuite({ service, dirs, credentialOk }: ScenarioSuite): M
         await journal.close();
       }
       const http = entries.filter((e) => e.kind === 'http');
+      if (operationNames) {
+        const known = new Set(operationNames);
+        const unnamed = http.filter((e) => e.service === service && !(e.operation?.via === 'handler' && known.has(e.operation.name)));
+        t.deepEqual(unnamed.map((e) => `#${e.seq} ${e.method} ${e.target}: ${JSON.stringify(e.operation)}`), [], `every ${service} request named by a handler`);
+        t.true(http.some((e) => e.service === service));
+      }
       for (const callId of [...new Set(http.filter(isWrite).map((e) => e.attribution?.callId ?? null))]) {
         const bypassed = http.map((e) => (e.attribution?.callId === callId
           ? { ...e, attribution: { kind: 'direct' as const, client: null, endpoint: null, tool: null, callId: null } } : e));

@@ -1,7 +1,7 @@
-import { Router, type Route } from '../core/router.js';
+import type { Operation } from '../kit/operation.js';
 import { branchRoutes } from './branches.js';
 import { commentRoutes } from './comments.js';
-import { commitRoutes } from './commits.js';
+import { COMMIT_TAIL_OPERATIONS, commitRoutes } from './commits.js';
 import { contentRoutes } from './contents.js';
 import type { Gh } from './context.js';
 import { forkRoutes } from './forks.js';
@@ -17,10 +17,11 @@ import { searchRoutes } from './search.js';
 import { userRoutes } from './users.js';
 
 /**
- * Every operation of the mock. Order matters only where patterns overlap: the first match wins,
- * so `/issues/comments` comes before `/issues/:issue_number`.
+ * Every operation of the mock, named as Octokit names them (docs/github-mock.md lists them). Order
+ * matters where patterns overlap: the first match wins, so `/issues/comments` comes before
+ * `/issues/:issue_number`.
  */
-export const routes: readonly Route<Gh>[] = [
+export const operations: readonly Operation<Gh>[] = [
   ...userRoutes,
   ...repoRoutes,
   ...forkRoutes,
@@ -38,4 +39,5 @@ export const routes: readonly Route<Gh>[] = [
   ...searchRoutes,
 ];
 
-export const router = new Router<Gh>(routes);
+/** Every name a GitHub request can have (an operation may name some requests apart, commits.ts). */
+export const operationNames: readonly string[] = [...operations.map((o) => o.name), ...COMMIT_TAIL_OPERATIONS];

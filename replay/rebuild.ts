@@ -61,6 +61,8 @@ export interface RebuildOptions {
   /** Where the scenario is now; default: the directory recorded in the journal's header. */
   scenarioDir?: string;
   catalog?: LoadedCatalog;
+  /** The shared baseline datasets; default `scenarios/baseline/dataset/`. */
+  baselineDir?: string;
   /** Replay even when the dataset, catalog or toolbench version no longer match. */
   allowMismatch?: boolean;
 }
@@ -82,7 +84,7 @@ export async function rebuildWorld(journal: JournalSource, options: RebuildOptio
     throw new ToolbenchError('TB_ERR_SCENARIO', `scenario ${header.scenario} is not at ${scenarioDir}` +
       (options.scenarioDir ? '' : ' (the directory recorded in the journal); pass --scenario DIR to say where it is now'));
   }
-  const prepared = prepareWorld({ scenarioDir, seed: header.seed, catalog: options.catalog });
+  const prepared = prepareWorld({ scenarioDir, seed: header.seed, catalog: options.catalog, baselineDir: options.baselineDir });
   const checks = enforce(await checkCompatibility(journal, {
     scenarioDir,
     manifest: prepared.manifest,

@@ -1,0 +1,54 @@
+import test from 'ava';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BASELINE_DIR, openWorld } from '../mocks/build.js';
+import { fileHash } from '../mocks/core/dataset.js';
+import { verifyJournal } from '../replay/verify.js';
+
+/**
+ * A service the scenario does not name answers from the shared baseline world
+ * (scenarios/baseline/dataset/<service>.json); the journal header records each baseline's hash,
+ * and replay checks it only for the services a journal touched.
+ */
+const GITHUB_SCENARIO = 'scenarios/example/github/basic';
+
+test('a GitHub scenario\'s world loads the Linear baseline, and records its hash', async (t) => {
+  const { world, header } = await openWorld({ scenarioDir: GITHUB_SCENARIO });
+  t.teardown(() => world.journal.close());
+  const state = world.state();
+  const baseline = JSON.parse(readFileSync(join(BASELINE_DIR, 'linear.json'), 'utf8')) as { issues?: unknown[] };
+  t.true((baseline.issues?.length ?? 0) > 10, 'the baseline is a plausible background world');
+  t.true(Object.keys(state.linear ?? {}).length > 0, 'linear answers from its baseline');
+  t.is(header.baselines?.linear, fileHash(join(BASELINE_DIR, 'linear.json')));
+  t.is(header.baselines?.github, undefined, 'a service the scenario names never loads the baseline');
+});
+
+async function recordOne(baselineDir: string, request: { host: string; target: string; body?: string }): Promise<string> {
+  const journalDir = join(mkdtempSync(join(tmpdir(), 'toolbench-baseline-journal-')), 'journal');
+  const { world } = await openWorld({ scenarioDir: GITHUB_SCENARIO, journalDir, baselineDir });
+  const response = await world.dispatch({
+    host: request.host, method: request.body === undefined ? 'GET' : 'POST', target: request.target,
+    headers: [['Content-Type', 'application/json']], body: new TextEncoder().encode(request.body ?? ''),
+  });
+  await world.journal.close();
+  if (response.status >= 500) throw new Error(`status ${response.status}`);
+  return journalDir;
+}
+
+test('a changed baseline refuses replay only for a service the journal touched', async (t) => {
+  const baselineDir = mkdtempSync(join(tmpdir(), 'toolbench-baseline-'));
+  cpSync(BASELINE_DIR, baselineDir, { recursive: true });
+  const usedLinear = await recordOne(baselineDir, { host: 'api.linear.app', target: '/graphql', body: JSON.stringify({ query: '{ teams { nodes { id name } } }' }) });
+  const usedGithub = await recordOne(baselineDir, { host: 'api.github.com', target: '/repos/acme/widgets' });
+  t.is((await verifyJournal(usedLinear, { baselineDir })).verdict, 'identical');
+
+  const file = join(baselineDir, 'linear.json');
+  const data = JSON.parse(readFileSync(file, 'utf8')) as { teams: { name: string }[] };
+  data.teams[0]!.name += ' (renamed)';
+  writeFileSync(file, JSON.stringify(data));
+  await t.throwsAsync(verifyJournal(usedLinear, { baselineDir }), { message: /baseline datasets the journal used changed since recording: linear/ });
+  const untouched = await verifyJournal(usedGithub, { baselineDir });
+  t.is(untouched.verdict, 'identical');
+  t.like(untouched.checks.find((c) => c.name === 'baseline'), { status: 'ok' });
+});

@@ -151,3 +151,35 @@ export async function loadSweepProfile(service: string): Promise<SweepProfile | 
   if (!module.sweep) throw new ToolbenchError('TB_ERR_CATALOG', `mocks/${service}/conformance: exports no \`sweep\` profile`);
   return module.sweep;
 }
+
+/** A service the catalog sweep could not call, and why. */
+export interface SkippedService {
+  readonly service: string;
+  readonly reason: string;
+}
+
+/**
+ * The sweep over every catalog service that has an MCP endpoint with a tool snapshot, each in a
+ * fresh world of its own profile's scenario, one after another (each starts its servers).
+ */
+export async function sweepCatalog(options: Omit<SweepOptions, 'service' | 'profile'> & { catalog: LoadedCatalog; onService?: (service: string) => void }): Promise<{ results: SweepResult[]; skipped: SkippedService[] }> {
+  const snapshotted = new Set(readSnapshots(options.snapshotDir ?? DEFAULT_SNAPSHOT_DIR).map((s) => s.endpoint));
+  const results: SweepResult[] = [];
+  const skipped: SkippedService[] = [];
+  for (const service of options.catalog.catalog.services) {
+    const endpoints = options.catalog.catalog.endpoints.filter((entry) => entry.service === service.id);
+    if (endpoints.length === 0) continue;
+    if (!endpoints.some((entry) => snapshotted.has(entry.id))) {
+      skipped.push({ service: service.id, reason: `no tool snapshot for ${endpoints.map((e) => e.id).join(', ')} (toolbench catalog capture)` });
+      continue;
+    }
+    const profile = await loadSweepProfile(service.id);
+    if (!profile) {
+      skipped.push({ service: service.id, reason: `no sweep profile (export \`sweep\` from mocks/${service.id}/conformance.ts)` });
+      continue;
+    }
+    options.onService?.(service.id);
+    results.push(await sweepTools({ ...options, service: service.id, profile }));
+  }
+  return { results, skipped };
+}

@@ -1,4 +1,5 @@
 import type { JournalEntry, OperationRef } from '../mocks/core/journal-format.js';
+import { ServiceRequest } from '../mocks/core/http.js';
 import type { ServiceDefinition } from '../mocks/core/service.js';
 import { collapseIds } from './endpoint.js';
 
@@ -33,12 +34,19 @@ export interface CoverageReport {
 }
 
 /**
- * The operation an entry reached. Journals name it (format 2); for a service not yet on the kit
- * (no naming function), the route pattern its request matched stands in, answered by a handler.
+ * The operation an entry reached. Journals name it (format 2). A format-1 journal names nothing:
+ * with `unnamed: 'rename'` today's mock names its requests (its naming is a pure function of the
+ * request). For a service not yet on the kit (no naming function), the route pattern its request
+ * matched stands in, answered by a handler.
  */
-export function operationOf(entry: JournalEntry, definition: ServiceDefinition | undefined): OperationRef | null {
+export function operationOf(entry: JournalEntry, definition: ServiceDefinition | undefined, unnamed: 'unmatched' | 'rename' = 'unmatched'): OperationRef | null {
   if (entry.operation !== null) return entry.operation;
-  if (!definition || definition.operation || !definition.routes) return null;
+  if (!definition) return null;
+  if (definition.operation) {
+    if (unnamed === 'unmatched') return null;
+    return definition.operation(new ServiceRequest(entry.method, entry.target, entry.request.headers, entry.request.body));
+  }
+  if (!definition.routes) return null;
   const q = entry.target.indexOf('?');
   const path = q === -1 ? entry.target : entry.target.slice(0, q);
   const method = entry.method === 'HEAD' ? 'GET' : entry.method;
@@ -47,11 +55,11 @@ export function operationOf(entry: JournalEntry, definition: ServiceDefinition |
 }
 
 /** The coverage of a set of journal entries (a journal, a sweep); reset and blocked entries are left out. */
-export function coverageOf(entries: Iterable<JournalEntry>, definitions: ReadonlyMap<string, ServiceDefinition>): CoverageReport {
+export function coverageOf(entries: Iterable<JournalEntry>, definitions: ReadonlyMap<string, ServiceDefinition>, unnamed: 'unmatched' | 'rename' = 'unmatched'): CoverageReport {
   const rows = new Map<string, CoverageRow & { seen: Set<number> }>();
   for (const entry of entries) {
     if (entry.kind !== 'http' || entry.service === null || entry.attribution?.kind === 'blocked') continue;
-    const ref = operationOf(entry, definitions.get(entry.service));
+    const ref = operationOf(entry, definitions.get(entry.service), unnamed);
     const endpoint = entry.attribution?.endpoint ?? '(direct)';
     const tool = entry.attribution?.kind === 'mcp' ? entry.attribution.tool : null;
     const q = entry.target.indexOf('?');

@@ -17,6 +17,7 @@ import { journalCommand } from './commands/journal.js';
 import { exportCommand } from './commands/export.js';
 import { viewCommand } from './commands/view.js';
 import { coverageCommand } from './commands/coverage.js';
+import { scaffoldCommand } from './commands/scaffold.js';
 import { reportFailure } from './fail.js';
 
 // Every command is a thin composition of library functions; failures are mapped to exit codes
@@ -41,6 +42,7 @@ await yargs(hideBin(process.argv))
   .command(exportCommand)
   .command(viewCommand)
   .command(coverageCommand)
+  .command(scaffoldCommand)
   .demandCommand(1, 'Name a command; see --help.')
   .strict()
   .recommendCommands()

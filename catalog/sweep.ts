@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { JournalEntry, McpRecord } from '../mocks/core/journal-format.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import type { LoadedCatalog } from './load.js';
+import { TOOLBENCH_ROOT } from './paths.js';
 import { readSnapshots, DEFAULT_SNAPSHOT_DIR, type ToolSnapshot } from './snapshots.js';
 import { startStack } from './stack.js';
 import { toolArguments, type ArgOverrides, type JsonSchema } from './tool-args.js';
@@ -15,7 +17,7 @@ import { toolArguments, type ArgOverrides, type JsonSchema } from './tool-args.j
 
 /** How to sweep one service: the world to run in and the argument values that must exist there. */
 export interface SweepProfile {
-  /** A scenario folder naming the service (its dataset and the endpoint's credential). */
+  /** A scenario folder naming the service (its dataset and the endpoint's credential); relative to the toolbench folder. */
   readonly scenario: string;
   /** Values for properties that must name something in the world (see catalog/tool-args.ts). */
   readonly args?: ArgOverrides;
@@ -62,7 +64,7 @@ export interface SweepOptions {
 export async function sweepTools(options: SweepOptions): Promise<SweepResult> {
   const { service, profile } = options;
   const stack = await startStack({
-    scenarioDir: profile.scenario, ports: 'ephemeral', endpoints: true,
+    scenarioDir: scenarioOf(profile), ports: 'ephemeral', endpoints: true,
     ...(options.caDir ? { caDir: options.caDir } : {}), ...(options.catalog ? { catalog: options.catalog } : {}), ...(profile.seed === undefined ? {} : { seed: profile.seed }),
   });
   try {
@@ -131,6 +133,11 @@ export async function sweepTools(options: SweepOptions): Promise<SweepResult> {
   } finally {
     await stack.close();
   }
+}
+
+/** The profile's scenario folder, absolute (a relative one is inside the toolbench folder). */
+export function scenarioOf(profile: SweepProfile): string {
+  return isAbsolute(profile.scenario) ? profile.scenario : join(TOOLBENCH_ROOT, profile.scenario);
 }
 
 function orderTools<T extends { name: string }>(tools: readonly T[], first: readonly string[]): T[] {

@@ -1,6 +1,6 @@
 import type { TestFn } from 'ava';
 import type { z } from 'zod';
-import { sweepTools, type SweepProfile } from '../../catalog/sweep.js';
+import { scenarioOf, sweepTools, type SweepProfile } from '../../catalog/sweep.js';
 import { prepareWorld } from '../../mocks/build.js';
 import { FAULT_KINDS, FaultRuleSchema, type FaultKind } from '../../mocks/core/fault-plan.js';
 import { genericFaultResponse } from '../../mocks/core/faults.js';
@@ -86,7 +86,7 @@ export function conformance(test: TestFn, options: ConformanceOptions): void {
   const prepared = new Map<number, ReturnType<typeof prepareWorld>>();
   const worldFor = (seed: number, faults?: World['config']['faults']): World => {
     let ready = prepared.get(seed);
-    if (!ready) prepared.set(seed, ready = prepareWorld({ scenarioDir: options.sweep.scenario, seed }));
+    if (!ready) prepared.set(seed, ready = prepareWorld({ scenarioDir: scenarioOf(options.sweep), seed }));
     const { header, services } = ready;
     return new World({ seed, epochMs: Date.parse(header.epoch), tickMs: header.tickMs, services, journal: new MemoryJournal(header), faults });
   };

@@ -111,12 +111,13 @@ export function conformance(test: TestFn, options: ConformanceOptions): void {
     const definition = worldFor(seedA).definition(service)!;
     const named = a.filter((entry) => operationOf(entry, definition) !== null);
     t.true(named.length > a.length / 2, `most generated requests reach an operation (${named.length} of ${a.length})`);
-    t.true(a.some((entry) => entry.method !== 'GET' && entry.response.status < 300), 'some writes succeed');
+    t.true(a.some((entry) => entry.method !== 'GET' && entry.response.status < 300 && !(options.isError ?? defaultIsError)(entry)), 'some non-GET requests succeed');
   });
 
   test(`${service} conformance: another seed changes only IDs and what derives from them`, (t) => {
     const a = run(seedA);
     const b = run(seedB);
+    t.is(a.length, b.length);
     const maskA = masker(options.seeded);
     const maskB = masker(options.seeded);
     let differ = 0;
@@ -132,7 +133,7 @@ export function conformance(test: TestFn, options: ConformanceOptions): void {
     if ((options.seeded.fields?.length ?? 0) + (options.seeded.patterns?.length ?? 0) + (options.seeded.headers?.length ?? 0) > 0) {
       t.true(differ > 0, 'the declared seeded values do change with the seed');
     }
-    t.pass(`${differ} of ${a.length} answers differ only in seeded values`);
+    t.log(`${differ} of ${a.length} answers differ only in seeded values`);
   });
 
   test(`${service} conformance: faults and refusals answer in the service's error shape`, (t) => {

@@ -56,6 +56,7 @@ export function scaffoldService(options: ScaffoldOptions): ScaffoldResult {
     ['index.ts.tmpl', `mocks/${name}/index.ts`],
     ['dataset.ts.tmpl', `mocks/${name}/dataset.ts`],
     ['conformance.ts.tmpl', `mocks/${name}/conformance.ts`],
+    ['spec.json.tmpl', `mocks/${name}/spec/${name}.json`],
     ['scenario.toml.tmpl', `mocks/${name}/conformance/scenario.toml`],
     ['dataset.json.tmpl', `mocks/${name}/conformance/dataset/${name}.json`],
     ['dataset.json.tmpl', `scenarios/baseline/dataset/${name}.json`],

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { OpenApiDocument, Schema } from './spec-fallback.js';
 
 /**
@@ -71,4 +72,15 @@ export function openapiToJsonSchema(node: unknown): unknown {
     return out;
   }
   return { anyOf: [out, { type: 'null' }] };
+}
+
+/**
+ * Reads a vendored spec beside a service's module, at module load (never in a handler):
+ * `loadSpec(import.meta.url, './spec/stripe.json')`. From the build (`dist/`), the path is read
+ * in the source tree, where the JSON lives.
+ */
+export function loadSpec(moduleUrl: string, relativePath: string): OpenApiDocument {
+  const cut = moduleUrl.lastIndexOf('/dist/');
+  const url = new URL(relativePath, cut === -1 ? moduleUrl : moduleUrl.slice(0, cut) + moduleUrl.slice(cut + '/dist'.length));
+  return JSON.parse(readFileSync(url, 'utf8')) as OpenApiDocument;
 }

@@ -8,6 +8,7 @@ import type { HeaderList } from '../../mocks/core/http.js';
 import type { JournalEntry } from '../../mocks/core/journal-format.js';
 import { MemoryJournal } from '../../mocks/core/journal.js';
 import type { ServiceDefinition } from '../../mocks/core/service.js';
+import type { SpecOperation } from '../../mocks/kit/spec-fallback.js';
 import { World } from '../../mocks/core/world.js';
 import { operationOf } from '../../replay/coverage.js';
 import { testCaDir } from './proxy.js';
@@ -26,8 +27,9 @@ import { testCaDir } from './proxy.js';
  *    with arguments generated from its input schema (`sweep.args` for ids that must exist), is
  *    answered without a transport error, a 5xx, or a world request no operation matched.
  *
- * The sequence is generated from the service's REST routes (path parameters from `values`) and
- * the caller's own `requests` makers (GraphQL documents, actions), with a seeded generator.
+ * The sequence is generated from the service's REST routes and its spec fallback's operations
+ * (path parameters from `values`, bodies from `bodies`) and the caller's own `requests` makers
+ * (GraphQL documents, actions), with a seeded generator.
  */
 export interface ConformanceRequest {
   method: string;
@@ -54,7 +56,7 @@ export interface ConformanceOptions {
   headers?: HeaderList;
   /** Values for path parameters by name (`owner: ['acme']`); a parameter without values gets `conformance`. */
   values?: Readonly<Record<string, readonly string[]>>;
-  /** Bodies for generated writes, by route (`POST /repos/:owner/:repo/issues`); default `{}`. */
+  /** Bodies for generated writes, by route (`POST /repos/:owner/:repo/issues`, or a spec template `POST /v1/coupons/{coupon}`); default `{}`. */
   bodies?: Readonly<Record<string, (random: Random, i: number) => Record<string, unknown>>>;
   /** More request makers (GraphQL documents, AWS actions, queries the routes cannot guess). */
   requests?: readonly ((random: Random, i: number) => ConformanceRequest)[];
@@ -112,6 +114,9 @@ export function conformance(test: TestFn, options: ConformanceOptions): void {
     const named = a.filter((entry) => operationOf(entry, definition) !== null);
     t.true(named.length > a.length / 2, `most generated requests reach an operation (${named.length} of ${a.length})`);
     t.true(a.some((entry) => entry.method !== 'GET' && entry.response.status < 300 && !(options.isError ?? defaultIsError)(entry)), 'some non-GET requests succeed');
+    if ((definition as { kit?: { fallback?: unknown } }).kit?.fallback) {
+      t.true(a.some((entry) => entry.operation?.via === 'spec' && !(options.isError ?? defaultIsError)(entry)), 'the spec fallback answers some of the sequence');
+    }
   });
 
   test(`${service} conformance: another seed changes only IDs and what derives from them`, (t) => {
@@ -216,6 +221,20 @@ export function generateRequests(world: World, options: ConformanceOptions): Con
       }).join('/');
       const body = route.method === 'GET' || route.method === 'HEAD' ? undefined : options.bodies?.[key]?.(r, i) ?? {};
       return { method: route.method, target, ...(body === undefined ? {} : { body }) };
+    });
+  }
+  // The long tail: the spec fallback's operations (`{param}` templates), when the service has one.
+  const fallback = (definition as { kit?: { fallback?: { operations?: readonly SpecOperation[] } } }).kit?.fallback;
+  for (const op of fallback?.operations ?? []) {
+    const key = `${op.method} ${op.template}`;
+    if (skip.has(key)) continue;
+    makers.push((r, i) => {
+      const target = op.template.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+        const values = options.values?.[name];
+        return encodeURIComponent(values && values.length > 0 ? values[Math.floor(r() * values.length)]! : 'conformance');
+      });
+      const body = op.method === 'GET' || op.method === 'DELETE' ? undefined : options.bodies?.[key]?.(r, i) ?? {};
+      return { method: op.method, target, ...(body === undefined ? {} : { body }) };
     });
   }
   makers.push(...(options.requests ?? []));

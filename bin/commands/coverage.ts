@@ -1,10 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { loadCatalog } from '../../catalog/load.js';
 import { sweepCatalog, type SkippedService } from '../../catalog/sweep.js';
 import type { JournalEntry } from '../../mocks/core/journal-format.js';
-import { ToolbenchError } from '../../mocks/core/errors.js';
 import { serviceDefinitions } from '../../mocks/index.js';
 import { colors } from '../../replay/colors.js';
 import { coverageLines, coverageOf, mergeCoverage, type CoverageReport } from '../../replay/coverage.js';
@@ -31,7 +28,7 @@ export const coverageCommand: CommandModule<{}, CoverageArgs> = {
     if (args.sources.length > 0) {
       const reports: CoverageReport[] = [];
       for (const source of args.sources) {
-        const { entries, format } = await readEntries(journalDir(source));
+        const { entries, format } = await readEntries(source);
         // A format-1 journal names no operation: today's mocks name its requests.
         reports.push(coverageOf(entries, serviceDefinitions, format === 1 ? 'rename' : 'unmatched'));
       }
@@ -66,14 +63,7 @@ export const coverageCommand: CommandModule<{}, CoverageArgs> = {
   },
 };
 
-/** A journal directory, or a run directory's `journal/`. */
-function journalDir(source: string): string {
-  if (!existsSync(source)) throw new ToolbenchError('TB_ERR_USAGE', `${source}: no such journal or run directory`);
-  if (!statSync(source).isDirectory()) throw new ToolbenchError('TB_ERR_USAGE', `${source}: not a directory (a journal is a LevelDB directory)`);
-  const inner = join(source, 'journal');
-  return existsSync(join(inner, 'CURRENT')) ? inner : source;
-}
-
+/** A journal's entries; a run folder stands for its journal/ (replay/journal-path.ts). */
 async function readEntries(dir: string): Promise<{ entries: JournalEntry[]; format: number }> {
   const journal = await openJournalWithNotes(dir);
   try {

@@ -2,6 +2,7 @@ import test from 'ava';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { toolArguments } from '../catalog/tool-args.js';
 import { openWorld } from '../mocks/build.js';
@@ -87,6 +88,10 @@ test.serial('toolbench coverage JOURNAL: exit 1 and the request listed when an o
   t.is(bad.code, 1);
   t.regex(bad.stdout, /unmatched\s+GET \/repos\/acme\/widgets\/deployments\/:number/);
   t.regex(bad.stdout, /1 unmatched$/m);
+  // A format-1 journal (recorded before operations were named): today's mocks name its requests.
+  const v1 = await toolbench(['coverage', '--json', fileURLToPath(new URL('./fixtures/journals-v1/example_github_basic', import.meta.url))]);
+  t.is(v1.code, 0, v1.stderr);
+  t.deepEqual(JSON.parse(v1.stdout).rows.filter((r: { tool: string | null }) => r.tool === 'create_issue').map((r: { reach: string }) => r.reach), ['handler']);
   const none = await toolbench(['coverage', join(dir, 'nothing-here')]);
   t.is(none.code, 2);
   t.regex(none.stderr, /no journal at .*nothing-here/);

@@ -62,7 +62,7 @@ export interface ConformanceOptions {
   requests?: readonly ((random: Random, i: number) => ConformanceRequest)[];
   /** Routes left out of the generated sequence (`DELETE /repos/:owner/:repo/git/refs/*ref`). */
   skipRoutes?: readonly string[];
-  /** How an object body is sent; default JSON. */
+  /** How an object body is sent; default JSON (`formBody` for form APIs). */
   encodeBody?: (body: Record<string, unknown>) => { contentType: string; text: string };
   /** Length of the generated sequence (default 300). */
   count?: number;
@@ -332,4 +332,20 @@ export function seeded(seed: number): Random {
   next.pick = (items) => items[Math.floor(next() * items.length)]!;
   next.int = (min, max) => min + Math.floor(next() * (max - min + 1));
   return next;
+}
+
+/**
+ * `encodeBody` for form APIs (Stripe, Twilio): nested objects and arrays as `a[b][0]=x`, the way
+ * stripe-node sends them.
+ */
+export function formBody(body: Record<string, unknown>): { contentType: string; text: string } {
+  const pairs: string[] = [];
+  const add = (key: string, value: unknown): void => {
+    if (value === undefined) return;
+    if (Array.isArray(value)) value.forEach((item, i) => add(`${key}[${i}]`, item));
+    else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) add(`${key}[${k}]`, v);
+    else pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(value === null ? '' : String(value))}`);
+  };
+  for (const [key, value] of Object.entries(body)) add(key, value);
+  return { contentType: 'application/x-www-form-urlencoded', text: pairs.join('&') };
 }

@@ -24,6 +24,12 @@ export interface SweepProfile {
   /** Tools to call first, in this order (a create before the reads that use it); the rest follow by name. */
   readonly order?: readonly string[];
   readonly seed?: number;
+  /**
+   * Tools that answer without calling the API (a local computation, a static list). Every other
+   * tool must make at least one world request: a server that cannot reach the world answers
+   * "failed" without one, which would otherwise pass for a tool error.
+   */
+  readonly offline?: readonly string[];
 }
 
 /** What one tool call did. */

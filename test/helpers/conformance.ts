@@ -26,7 +26,8 @@ import { testCaDir } from './proxy.js';
  * 4. every declared volatile collection and field exists in the loaded state (or after the sequence);
  * 5. every tool of every pinned MCP server of the service (catalog/snapshots/), called over MCP
  *    with arguments generated from its input schema (`sweep.args` for ids that must exist), is
- *    answered without a transport error, a 5xx, or a world request no operation matched.
+ *    answered without a transport error, a 5xx, or a world request no operation matched; and
+ *    each makes a world request (but the `sweep.offline` tools).
  *
  * The sequence is generated from the service's REST routes and its spec fallback's operations
  * (path parameters from `values`, bodies from `bodies`) and the caller's own `requests` makers
@@ -191,6 +192,9 @@ export function conformance(test: TestFn, options: ConformanceOptions): void {
     for (const outcome of result.outcomes) {
       const label = `${outcome.endpoint} ${outcome.tool}(${JSON.stringify(outcome.arguments)})`;
       t.is(outcome.transportError, null, `${label}: no transport error`);
+      if (!(options.sweep.offline ?? []).includes(outcome.tool)) {
+        t.true(outcome.entries.length > 0, `${label}: made a world request (answered: ${outcome.text.slice(0, 120)}); list tools that never call the API in sweep.offline`);
+      }
       for (const entry of outcome.entries) {
         t.true(entry.response.status < 500, `${label}: ${entry.method} ${entry.target} answered ${entry.response.status}`);
         if (entry.service === service) t.not(operationOf(entry, definition), null, `${label}: ${entry.method} ${entry.target} reached an operation`);

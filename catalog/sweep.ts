@@ -21,8 +21,16 @@ export interface SweepProfile {
   readonly scenario: string;
   /** Values for properties that must name something in the world (see catalog/tool-args.ts). */
   readonly args?: ArgOverrides;
-  /** Tools to call first, in this order (a create before the reads that use it); the rest follow by name. */
-  readonly order?: readonly string[];
+  /**
+   * Tools to call first, in this order (a create before the reads that use it), the rest by name;
+   * or a rank per tool (lower first, ties by name).
+   */
+  readonly order?: readonly string[] | ((tool: string) => number);
+  /**
+   * Arguments computed from the world as it is just before the call (ids of records earlier tools
+   * created): the service's documents by collection. Replaces the generated ones when given.
+   */
+  readonly argsFor?: (tool: { name: string; inputSchema: JsonSchema }, state: Record<string, Record<string, unknown>>) => Record<string, unknown>;
   readonly seed?: number;
   /**
    * Tools that answer without calling the API (a local computation, a static list). Every other
@@ -98,7 +106,9 @@ export async function sweepTools(options: SweepOptions): Promise<SweepResult> {
       try {
         for (const tool of orderTools(snapshot.tools, profile.order ?? [])) {
           options.onTool?.(endpoint, tool.name, index++, total);
-          const args = toolArguments(tool.name, tool.inputSchema as JsonSchema, profile.args);
+          const args = profile.argsFor
+            ? profile.argsFor({ name: tool.name, inputSchema: tool.inputSchema as JsonSchema }, stack.world.state()[service] ?? {})
+            : toolArguments(tool.name, tool.inputSchema as JsonSchema, profile.args);
           let transportError: string | null = null;
           let isError = false;
           let text = '';
@@ -146,8 +156,8 @@ export function scenarioOf(profile: SweepProfile): string {
   return isAbsolute(profile.scenario) ? profile.scenario : join(TOOLBENCH_ROOT, profile.scenario);
 }
 
-function orderTools<T extends { name: string }>(tools: readonly T[], first: readonly string[]): T[] {
-  const rank = (name: string) => (first.includes(name) ? first.indexOf(name) : first.length);
+function orderTools<T extends { name: string }>(tools: readonly T[], first: readonly string[] | ((tool: string) => number)): T[] {
+  const rank = typeof first === 'function' ? first : (name: string) => (first.includes(name) ? first.indexOf(name) : first.length);
   return [...tools].sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { loadCatalog } from '../catalog/load.js';
 import { toolArguments } from '../catalog/tool-args.js';
 import { openWorld } from '../mocks/build.js';
 import { jsonResponse } from '../mocks/core/http.js';
@@ -99,12 +100,19 @@ test.serial('toolbench coverage JOURNAL: exit 1 and the request listed when an o
 
 test.serial('toolbench coverage without journals sweeps every tool of every catalog service with an endpoint', async (t) => {
   t.timeout(5 * 60_000);
-  const result = await toolbench(['coverage', '--json']);
+  const result = await toolbench(['coverage', '--json', '--ca-dir', join(mkdtempSync(join(tmpdir(), 'toolbench-coverage-ca-')), 'ca')]);
   t.is(result.code, 0, result.stderr);
   const report = JSON.parse(result.stdout) as { rows: { endpoint: string; tool: string | null; reach: string }[]; unmatched: unknown[]; skipped: unknown[] };
   const snapshot = JSON.parse(readFileSync(new URL('../catalog/snapshots/github.json', import.meta.url), 'utf8')) as { tools: { name: string }[] };
   const reached = new Set(report.rows.filter((r) => r.endpoint === 'github').map((r) => r.tool));
   t.deepEqual(snapshot.tools.map((tool) => tool.name).filter((name) => !reached.has(name)), [], 'every GitHub tool reached an operation');
   t.deepEqual(report.unmatched, []);
+  // Every catalog service with an endpoint is either swept (its endpoint's tools have rows) or listed as not swept, with why.
+  const { catalog } = loadCatalog();
+  const skipped = new Map((report.skipped as { service: string; reason: string }[]).map((s) => [s.service, s.reason]));
+  for (const endpoint of catalog.endpoints) {
+    const swept = report.rows.some((r) => r.endpoint === endpoint.id);
+    t.true(swept !== skipped.has(endpoint.service), `${endpoint.id}: swept, or listed as not swept (${skipped.get(endpoint.service) ?? 'swept'})`);
+  }
   t.is(result.stderr, '', 'no progress output when stderr is not a terminal');
 });

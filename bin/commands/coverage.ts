@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { loadCatalog } from '../../catalog/load.js';
+import { DEFAULT_CA_DIR } from '../../certs/index.js';
 import { sweepCatalog, type SkippedService } from '../../catalog/sweep.js';
 import type { JournalEntry } from '../../mocks/core/journal-format.js';
 import { serviceDefinitions } from '../../mocks/index.js';
@@ -11,6 +12,7 @@ interface CoverageArgs {
   sources: string[];
   json: boolean;
   'tool-timeout': number;
+  'ca-dir': string;
 }
 
 export const coverageCommand: CommandModule<{}, CoverageArgs> = {
@@ -20,6 +22,7 @@ export const coverageCommand: CommandModule<{}, CoverageArgs> = {
     .positional('sources', { type: 'string', array: true, default: [], describe: 'Journal directories or run directories (with journal/); none: sweep every tool of every catalog service' })
     .option('json', { type: 'boolean', default: false, describe: 'Print the report as one JSON object' })
     .option('tool-timeout', { type: 'number', default: 30, describe: 'Seconds a tool call of the sweep may take' })
+    .option('ca-dir', { type: 'string', default: DEFAULT_CA_DIR, describe: 'CA directory for the sweep\'s proxy (made if missing)' })
     .epilogue('Exit 0: every operation reached was matched; 1: some request matched no operation (listed as unmatched); 2: bad input.\n'
       + 'Without sources, each catalog service with an endpoint and a tool snapshot is swept in a fresh world of its profile (mocks/<service>/conformance.ts).'),
   handler: async (args) => {
@@ -36,7 +39,7 @@ export const coverageCommand: CommandModule<{}, CoverageArgs> = {
     } else {
       const tty = process.stderr.isTTY === true;
       const swept = await sweepCatalog({
-        catalog: loadCatalog(), timeoutMs: Math.max(1, args['tool-timeout']) * 1000,
+        catalog: loadCatalog(), caDir: args['ca-dir'], timeoutMs: Math.max(1, args['tool-timeout']) * 1000,
         ...(tty ? {
           onService: (service: string) => process.stderr.write(`\r\x1b[Kcoverage: starting ${service}…`),
           onTool: (endpoint: string, tool: string, i: number, total: number) => process.stderr.write(`\r\x1b[Kcoverage: ${endpoint} ${i + 1}/${total} ${tool}`),

@@ -29,6 +29,7 @@ const shopFallback = specFallback<ShopCtx>({
   spec: shopSpec,
   notFound: (resource, id) => new ServiceError(404, 'not_found', `No such ${resource}: ${id}`),
   invalid: (param, message) => new ServiceError(400, 'invalid', message, { param }),
+  malformed: () => new ServiceError(400, 'malformed', 'The body is not valid JSON.'),
   id: (ctx, { object, collection }) => prefixedId(ctx, object === 'widget' ? 'wid_' : 'pet_', collection),
   // The service's pagination: `limit`, and the total in the envelope.
   paginate: (items, page) => {
@@ -63,7 +64,8 @@ function sender(world: World, host: string, auth: HeaderList = []) {
   const sent: JournalEntry[] = [];
   const send = (method: string, target: string, body?: string | object, headers: HeaderList = []) => {
     const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-    const type: HeaderList = body === undefined ? [] : typeof body === 'string' ? [['Content-Type', 'application/x-www-form-urlencoded']] : [['Content-Type', 'application/json']];
+    const given = headers.some(([name]) => name.toLowerCase() === 'content-type');
+    const type: HeaderList = body === undefined || given ? [] : typeof body === 'string' ? [['Content-Type', 'application/x-www-form-urlencoded']] : [['Content-Type', 'application/json']];
     const entry = world.process({ host, method, target, headers: [...auth, ...type, ...headers], body: enc(text) });
     sent.push(entry);
     const out = new TextDecoder().decode(entry.response.body);
@@ -126,6 +128,8 @@ test('create, read, list (seeded, then created), update, action, delete: statefu
   t.deepEqual(status.json, { ok: false, checked_at: status.entry.time, region: 'eu' }, 'a singleton: required fields filled, enum first value, logical time');
   const missing = send('POST', '/v1/widgets', { color: 'red' });
   t.deepEqual(missing.json, { error: { code: 'invalid', message: 'Missing required param: name.', param: 'name' } }, 'a required body parameter, in the service\'s error');
+  const broken = send('POST', '/v1/widgets', '{"name":', [['Content-Type', 'application/json']]);
+  t.deepEqual([broken.status, broken.json], [400, { error: { code: 'malformed', message: 'The body is not valid JSON.' } }], 'a malformed body, in the service\'s error');
   const unknown = send('GET', '/v2/nothing');
   t.is(unknown.entry.operation, null, 'a path the spec lacks names no operation');
   t.is(unknown.status, 404);

@@ -1,4 +1,4 @@
-import { jsonResponse, type ServiceRequest, type ServiceResponse } from '../core/http.js';
+import { BodyParseError, jsonResponse, type ServiceRequest, type ServiceResponse } from '../core/http.js';
 import { route, Router, type Route } from '../core/router.js';
 import type { LoadContext, ServiceContext } from '../core/service.js';
 import { decodeBody } from './bodies.js';
@@ -50,6 +50,8 @@ export interface SpecFallbackOptions<C> {
   readonly spec: OpenApiDocument;
   /** The service's own 404 for an id the collection does not hold (`No such tax_rate: 'txr_x'`). */
   notFound(resource: string, id: string, context: C): ServiceError;
+  /** The service's error for a body that does not parse as its content type says; without it, such a body reads as empty. */
+  malformed?(message: string, context: C): ServiceError;
   /** The service's validation error for a missing required body parameter; without it, none is checked. */
   invalid?(param: string, message: string, context: C): ServiceError;
   /**
@@ -129,7 +131,7 @@ export function specFallback<C>(options: SpecFallbackOptions<C>): SpecFallback<C
       if (!found || found.op.id !== name) throw options.notFound('operation', req.path, context);
       const { op, params, path } = found;
       const store = ctx.store.collection<unknown>(`spec:${op.collection ?? op.template}`);
-      const body = bodyOf(req);
+      const body = bodyOf(req, (message) => options.malformed?.(message, context));
       const segments = path.split('/');
       const answer = (value: unknown) => jsonResponse(op.status, value);
       switch (op.kind) {
@@ -207,14 +209,18 @@ function isResponse(value: unknown): value is ServiceResponse {
   return typeof value === 'object' && value !== null && 'status' in value && 'body' in value && (value as ServiceResponse).body instanceof Uint8Array;
 }
 
-function bodyOf(req: ServiceRequest): Record<string, unknown> {
+function bodyOf(req: ServiceRequest, malformed: (message: string) => ServiceError | undefined): Record<string, unknown> {
   if (req.body.length === 0) return {};
+  let decoded;
   try {
-    const decoded = decodeBody(req.headers, req.body);
-    return decoded.value && typeof decoded.value === 'object' && !Array.isArray(decoded.value) ? decoded.value as Record<string, unknown> : {};
-  } catch {
+    decoded = decodeBody(req.headers, req.body);
+  } catch (error) {
+    if (!(error instanceof BodyParseError)) throw error;
+    const refusal = malformed(error.message);
+    if (refusal) throw refusal;
     return {};
   }
+  return decoded.value && typeof decoded.value === 'object' && !Array.isArray(decoded.value) ? decoded.value as Record<string, unknown> : {};
 }
 
 function paramCount(template: string): number {

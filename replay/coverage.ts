@@ -36,22 +36,11 @@ export interface CoverageReport {
 /**
  * The operation an entry reached. Journals name it (format 2). A format-1 journal names nothing:
  * with `unnamed: 'rename'` today's mock names its requests (its naming is a pure function of the
- * request). For a service not yet on the kit (no naming function), the route pattern its request
- * matched stands in, answered by a handler.
+ * request).
  */
 export function operationOf(entry: JournalEntry, definition: ServiceDefinition | undefined, unnamed: 'unmatched' | 'rename' = 'unmatched'): OperationRef | null {
-  if (entry.operation !== null) return entry.operation;
-  if (!definition) return null;
-  if (definition.operation) {
-    if (unnamed === 'unmatched') return null;
-    return definition.operation(new ServiceRequest(entry.method, entry.target, entry.request.headers, entry.request.body));
-  }
-  if (!definition.routes) return null;
-  const q = entry.target.indexOf('?');
-  const path = q === -1 ? entry.target : entry.target.slice(0, q);
-  const method = entry.method === 'HEAD' ? 'GET' : entry.method;
-  const route = definition.routes.find((r) => r.method === method && r.match(path) !== null);
-  return route ? { name: `${route.method} ${route.pattern}`, via: 'handler' } : null;
+  if (entry.operation !== null || unnamed === 'unmatched' || !definition?.operation) return entry.operation;
+  return definition.operation(new ServiceRequest(entry.method, entry.target, entry.request.headers, entry.request.body));
 }
 
 /** The coverage of a set of journal entries (a journal, a sweep); reset and blocked entries are left out. */

@@ -10,7 +10,6 @@ import { MemoryJournal } from '../../mocks/core/journal.js';
 import type { ServiceDefinition } from '../../mocks/core/service.js';
 import type { SpecOperation } from '../../mocks/kit/spec-fallback.js';
 import { World } from '../../mocks/core/world.js';
-import { operationOf } from '../../replay/coverage.js';
 import { volatileProblems } from '../../scenarios/grade/state.js';
 import { testCaDir } from './proxy.js';
 
@@ -113,7 +112,7 @@ export function conformance(test: TestFn, options: ConformanceOptions): void {
       if (!sameAnswer(a[i]!, b[i]!)) return void t.fail(`answer ${i} (${a[i]!.method} ${a[i]!.target}) differs between two fresh worlds`);
     }
     const definition = worldFor(seedA).definition(service)!;
-    const named = a.filter((entry) => operationOf(entry, definition) !== null);
+    const named = a.filter((entry) => entry.operation !== null);
     t.true(named.length > a.length / 2, `most generated requests reach an operation (${named.length} of ${a.length})`);
     t.true(a.some((entry) => entry.method !== 'GET' && entry.response.status < 300 && !(options.isError ?? defaultIsError)(entry)), 'some non-GET requests succeed');
     if ((definition as { kit?: { fallback?: unknown } }).kit?.fallback) {
@@ -188,7 +187,6 @@ export function conformance(test: TestFn, options: ConformanceOptions): void {
     t.timeout(10 * 60_000);
     const result = await sweepTools({ service, profile: options.sweep, caDir: testCaDir(), ...(options.toolTimeoutMs ? { timeoutMs: options.toolTimeoutMs } : {}) });
     t.deepEqual(result.unsnapshotted, [], 'every endpoint has a tool snapshot (toolbench catalog capture)');
-    const definition = worldFor(seedA).definition(service)!;
     for (const outcome of result.outcomes) {
       const label = `${outcome.endpoint} ${outcome.tool}(${JSON.stringify(outcome.arguments)})`;
       t.is(outcome.transportError, null, `${label}: no transport error`);
@@ -197,7 +195,7 @@ export function conformance(test: TestFn, options: ConformanceOptions): void {
       }
       for (const entry of outcome.entries) {
         t.true(entry.response.status < 500, `${label}: ${entry.method} ${entry.target} answered ${entry.response.status}`);
-        if (entry.service === service) t.not(operationOf(entry, definition), null, `${label}: ${entry.method} ${entry.target} reached an operation`);
+        if (entry.service === service) t.not(entry.operation, null, `${label}: ${entry.method} ${entry.target} reached an operation`);
       }
     }
     t.true(result.outcomes.length > 0 || result.unsnapshotted.length === 0, 'tools were called');

@@ -16,6 +16,8 @@ import { auditCommand } from './commands/audit.js';
 import { journalCommand } from './commands/journal.js';
 import { exportCommand } from './commands/export.js';
 import { viewCommand } from './commands/view.js';
+import { coverageCommand } from './commands/coverage.js';
+import { scaffoldCommand } from './commands/scaffold.js';
 import { reportFailure } from './fail.js';
 
 // Every command is a thin composition of library functions; failures are mapped to exit codes
@@ -39,6 +41,8 @@ await yargs(hideBin(process.argv))
   .command(journalCommand)
   .command(exportCommand)
   .command(viewCommand)
+  .command(coverageCommand)
+  .command(scaffoldCommand)
   .demandCommand(1, 'Name a command; see --help.')
   .strict()
   .recommendCommands()

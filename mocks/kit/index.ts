@@ -8,3 +8,5 @@ export { defineService, queryObject, actionName, type KitServiceSpec, type Middl
 export { ServiceError, type ErrorStyle, type KitRefusal } from './errors.js';
 export { numericId, prefixedId, uuidId, slackStyleId } from './ids.js';
 export { action, graphqlRoute, operation, rest, type Call, type Matcher, type Operation, type OperationInput } from './operation.js';
+export { specFallback, type SpecFallback, type SpecFallbackOptions, type SpecOperation, type ListPage, type OpenApiDocument } from './spec-fallback.js';
+export { pruneSpec, openapiToJsonSchema, loadSpec } from './openapi.js';

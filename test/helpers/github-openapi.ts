@@ -4,6 +4,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Journal } from '../../mocks/core/journal.js';
 import type { JournalEntry } from '../../mocks/core/journal-format.js';
+import { openapiToJsonSchema } from '../../mocks/kit/openapi.js';
 
 /**
  * Validates GitHub mock responses against GitHub's own OpenAPI description (@octokit/openapi,
@@ -28,22 +29,6 @@ interface Operation {
 
 /** Path parameters that may contain slashes. */
 const GREEDY = new Set(['path', 'ref', 'branch', 'basehead']);
-
-/** OpenAPI 3.0's `nullable: true` as JSON Schema: `type: [t, 'null']`, or `anyOf` with null. */
-function openapiToJsonSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(openapiToJsonSchema);
-  if (!node || typeof node !== 'object') return node;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(node)) out[key] = key === 'example' || key === 'examples' ? value : openapiToJsonSchema(value);
-  if (out.nullable !== true) return out;
-  delete out.nullable;
-  if (typeof out.type === 'string') {
-    out.type = [out.type, 'null'];
-    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-    return out;
-  }
-  return { anyOf: [out, { type: 'null' }] };
-}
 
 let loaded: { spec: Json; ajv: Ajv; operations: Operation[]; cache: Map<string, ValidateFunction> } | undefined;
 

@@ -36,13 +36,13 @@ export function scaffoldService(options: ScaffoldOptions): ScaffoldResult {
   const groups = GroupSchema.safeParse(group);
   if (!groups.success) throw new ToolbenchError('TB_ERR_USAGE', `--group "${group}": must be one of ${GroupSchema.options.join(', ')}`);
   const host = (options.host ?? `api.${name}.com`).toLowerCase();
-  if (!HOST.test(host)) throw new ToolbenchError('TB_ERR_USAGE', `--host "${host}": not a DNS name (lower-case labels, no port, no wildcard)`);
+  if (!HOST.test(host)) throw new ToolbenchError('TB_ERR_USAGE', `--hostname "${host}": not a DNS name (lower-case labels, no port, no wildcard)`);
 
   const catalogPath = join(root, 'catalog', 'services.toml');
   const { catalog } = loadCatalog(catalogPath);
   if (catalog.services.some((service) => service.id === name)) throw new ToolbenchError('TB_ERR_USAGE', `${catalogPath}: a service "${name}" exists already; scaffold refuses to overwrite`);
   const owner = catalog.services.find((service) => service.hostnames.includes(host));
-  if (owner) throw new ToolbenchError('TB_ERR_USAGE', `${catalogPath}: hostname ${host} belongs to service "${owner.id}"; pass --host`);
+  if (owner) throw new ToolbenchError('TB_ERR_USAGE', `${catalogPath}: hostname ${host} belongs to service "${owner.id}"; pass --hostname`);
 
   const ident = name.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
   const values: Record<string, string> = {

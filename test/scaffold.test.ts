@@ -27,7 +27,7 @@ test.after.always(() => {
 const cli = (args: string[]) => runTsx(['bin/main.ts', ...args], { cwd: copy, env: { ...process.env, NO_COLOR: '1' } });
 
 test.serial('scaffold writes the service, its catalog entry, baseline dataset and test; refuses to overwrite; refuses bad names', async (t) => {
-  const made = await cli(['scaffold', 'service', 'acme-crm', '--group', 'business', '--host', 'api.acme-crm.example']);
+  const made = await cli(['scaffold', 'service', 'acme-crm', '--group', 'business', '--hostname', 'api.acme-crm.example']);
   t.is(made.code, 0, made.stderr);
   for (const file of ['mocks/acme-crm/index.ts', 'mocks/acme-crm/dataset.ts', 'mocks/acme-crm/conformance.ts', 'mocks/acme-crm/conformance/scenario.toml', 'mocks/acme-crm/spec/acme-crm.json',
     'scenarios/baseline/dataset/acme-crm.json', 'test/conformance-acme-crm.test.ts']) {

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { slackError, slackOk, slackResponseMetadata } from '../kit/envelopes/slack.js';
+import type { Operation } from '../kit/operation.js';
+import { arg, method, slackPage as page, type SlackCtx } from './method.js';
+import type { ChannelDoc, MessageDoc, UserDoc } from './model.js';
+import { compareTs, renderChannel, renderMessage, repliesOf } from './render.js';
+
+/** conversations.*: list, info, history, replies, members. */
+
+const TYPES = ['public_channel', 'private_channel', 'mpim', 'im'] as const;
+const READ_SCOPE: Record<(typeof TYPES)[number], string> = { public_channel: 'channels:read', private_channel: 'groups:read', mpim: 'mpim:read', im: 'im:read' };
+const HISTORY_ACCEPTED = ['channels:history', 'groups:history', 'mpim:history', 'im:history'];
+const READ_ACCEPTED = ['channels:read', 'groups:read', 'mpim:read', 'im:read'];
+
+/** A channel the caller can see: any public one, a private one only as a member (else it does not exist). */
+export function visibleChannel(c: SlackCtx, caller: UserDoc, ref: string): ChannelDoc {
+  const channel = c.db.channels.get(ref) ?? (ref.startsWith('#') || /^[a-z0-9]/.test(ref) ? c.db.channels.find((ch) => ch.name === ref.replace(/^#/, '')) : undefined);
+  if (!channel || (channel.is_private && !channel.members.includes(caller.id))) throw slackError('channel_not_found');
+  return channel;
+}
+
+/** The history and replies scopes a channel needs. */
+const historyScope = (channel: ChannelDoc) => (channel.is_private ? 'groups:history' : 'channels:history');
+
+const ListArgs = z.object({
+  types: z.string().default('public_channel'),
+  exclude_archived: arg.bool().default(false),
+  limit: arg.int().optional(),
+  cursor: z.string().optional(),
+  team_id: z.string().optional(),
+});
+
+const list = method('conversations.list', {
+  args: ListArgs,
+  accepted: READ_ACCEPTED,
+  needs: (args) => typesOf(args.types).map((type) => READ_SCOPE[type]),
+}, ({ args, caller, c }) => {
+  const types = typesOf(args.types);
+  const channels = c.db.channels.filter((ch) =>
+    (ch.is_private ? types.includes('private_channel') && ch.members.includes(caller.id) : types.includes('public_channel'))
+    && !(args.exclude_archived && ch.is_archived));
+  const { items, next } = page(channels, { cursor: args.cursor, limit: args.limit, defaultLimit: 100, maxLimit: 1000, kind: 'team', keyOf: (ch) => ch.id });
+  return slackOk({ channels: items.map((ch) => renderChannel(ch, caller.id)), ...slackResponseMetadata(next) });
+});
+
+function typesOf(text: string): (typeof TYPES)[number][] {
+  const types = text.split(',').map((t) => t.trim()).filter(Boolean);
+  for (const type of types) if (!(TYPES as readonly string[]).includes(type)) throw slackError('invalid_types');
+  return (types.length ? types : ['public_channel']) as (typeof TYPES)[number][];
+}
+
+const info = method('conversations.info', {
+  args: z.object({ channel: arg.id(), include_num_members: arg.bool().default(false), include_locale: arg.bool().optional() }),
+  accepted: READ_ACCEPTED,
+  needs: (args, c) => [c.db.channels.get(args.channel)?.is_private ? 'groups:read' : 'channels:read'],
+}, ({ args, caller, c }) => {
+  const channel = visibleChannel(c, caller, args.channel);
+  return slackOk({ channel: renderChannel(channel, caller.id, { numMembers: args.include_num_members }) });
+});
+
+const HistoryArgs = z.object({
+  channel: arg.id(),
+  limit: arg.int().optional(),
+  cursor: z.string().optional(),
+  latest: z.string().optional(),
+  oldest: z.string().optional(),
+  inclusive: arg.bool().default(false),
+  include_all_metadata: arg.bool().optional(),
+});
+
+/** A channel whose messages the caller may read: visible, and (for a bot) one it is a member of. */
+function readableChannel(c: SlackCtx, caller: UserDoc, ref: string): ChannelDoc {
+  const channel = visibleChannel(c, caller, ref);
+  if (!channel.members.includes(caller.id)) throw slackError('not_in_channel');
+  return channel;
+}
+
+function tsBound(value: string | undefined, error: string): string | undefined {
+  if (value === undefined || value === '' || value === '0') return undefined;
+  if (!/^\d{1,10}(\.\d{1,6})?$/.test(value)) throw slackError(error);
+  const [seconds, micros = ''] = value.split('.');
+  return `${seconds!.padStart(10, '0')}.${micros.padEnd(6, '0')}`;
+}
+
+const history = method('conversations.history', {
+  args: HistoryArgs,
+  accepted: HISTORY_ACCEPTED,
+  needs: (args, c) => [historyScope(c.db.channels.get(args.channel) ?? { is_private: false } as ChannelDoc)],
+}, ({ args, caller, c }) => {
+  const channel = readableChannel(c, caller, args.channel);
+  const latest = tsBound(args.latest, 'invalid_ts_latest');
+  const oldest = tsBound(args.oldest, 'invalid_ts_oldest');
+  const inRange = (ts: string) => (latest === undefined || (args.inclusive ? ts <= latest : ts < latest))
+    && (oldest === undefined || (args.inclusive ? ts >= oldest : ts > oldest));
+  const messages = c.db.messages.filter((m) => m.channel === channel.id && isChannelLevel(m) && inRange(m.ts))
+    .sort((a, b) => compareTs(b.ts, a.ts));
+  const { items, next } = page(messages, { cursor: args.cursor, limit: args.limit, defaultLimit: 100, maxLimit: 999, kind: 'next_ts', keyOf: (m) => m.ts.replace('.', '') });
+  return slackOk({
+    messages: items.map((m) => renderMessage(c.db, m, c.team)),
+    has_more: next !== null,
+    pin_count: 0,
+    channel_actions_ts: null,
+    channel_actions_count: 0,
+    ...(next !== null ? slackResponseMetadata(next) : {}),
+  });
+});
+
+/** What a channel's history shows: messages outside threads, thread parents and broadcast replies. */
+function isChannelLevel(message: MessageDoc): boolean {
+  return message.thread_ts === null || message.thread_ts === message.ts || message.reply_broadcast;
+}
+
+const replies = method('conversations.replies', {
+  args: HistoryArgs.extend({ ts: z.string().min(1) }),
+  accepted: HISTORY_ACCEPTED,
+  needs: (args, c) => [historyScope(c.db.channels.get(args.channel) ?? { is_private: false } as ChannelDoc)],
+}, ({ args, caller, c }) => {
+  const channel = readableChannel(c, caller, args.channel);
+  const ts = tsBound(args.ts, 'thread_not_found');
+  const found = ts === undefined ? undefined : c.db.messages.get(`${channel.id}/${ts}`);
+  if (!found) throw slackError('thread_not_found');
+  const parent = found.thread_ts !== null && found.thread_ts !== found.ts ? c.db.messages.get(`${channel.id}/${found.thread_ts}`) ?? found : found;
+  const thread = [parent, ...(parent.thread_ts === parent.ts ? repliesOf(c.db, parent) : [])];
+  const { items, next } = page(thread, { cursor: args.cursor, limit: args.limit, defaultLimit: 1000, maxLimit: 1000, kind: 'next_ts', keyOf: (m) => m.ts.replace('.', '') });
+  return slackOk({
+    messages: items.map((m) => renderMessage(c.db, m, c.team)),
+    has_more: next !== null,
+    ...(next !== null ? slackResponseMetadata(next) : {}),
+  });
+});
+
+const members = method('conversations.members', {
+  args: z.object({ channel: arg.id(), limit: arg.int().optional(), cursor: z.string().optional() }),
+  accepted: READ_ACCEPTED,
+  needs: (args, c) => [c.db.channels.get(args.channel)?.is_private ? 'groups:read' : 'channels:read'],
+}, ({ args, caller, c }) => {
+  const channel = visibleChannel(c, caller, args.channel);
+  const { items, next } = page(channel.members, { cursor: args.cursor, limit: args.limit, defaultLimit: 100, maxLimit: 1000, kind: 'user', keyOf: (id) => id });
+  return slackOk({ members: items, ...slackResponseMetadata(next) });
+});
+
+export const conversationOperations: Operation<SlackCtx>[] = [list, info, history, replies, members];

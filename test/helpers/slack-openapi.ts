@@ -88,6 +88,11 @@ export function validateSlackResponse(target: string, status: number, body: Uint
     const ok = status === 429 && data.ok === false && data.error === 'ratelimited';
     return { ok, method, errors: ok ? '' : 'a 429 is {ok:false, error:"ratelimited"}' };
   }
+  if (status === 404) {
+    // A method Slack does not have: no description to check, only the envelope.
+    const ok = data.ok === false && data.error === 'unknown_method' && data.req_method === method;
+    return { ok, method, errors: ok ? '' : 'a 404 is {ok:false, error:"unknown_method", req_method}' };
+  }
   const key = `${method}:${data.ok === true}`;
   let validate = cache.get(key);
   if (!validate) {

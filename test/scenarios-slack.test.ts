@@ -3,15 +3,10 @@ import { Ajv } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { readSnapshots } from '../catalog/snapshots.js';
-import { startStack } from '../catalog/stack.js';
 import { openWorld } from '../mocks/build.js';
-import { verifyJournal } from '../replay/verify.js';
-import { gradeWorld } from '../scenarios/grade-world.js';
 import { loadScenarioManifest } from '../scenarios/manifest.js';
 import { findScenarios, validateScenario } from '../scenarios/validate.js';
-import { tempDir } from './helpers/journal.js';
-import { runOracle } from './helpers/oracle.js';
-import { testCaDir } from './helpers/proxy.js';
+import { trialTests } from './helpers/scenario-trials.js';
 
 // Every collab scenario that uses Slack (alone or with GitHub): it validates, its Slack
 // credential is a dataset token with the dataset's team; nop scores 0; the oracle (its solution
@@ -61,35 +56,5 @@ for (const dir of dirs) {
     }
   });
 
-  test(`${manifest.id}: nop scores 0`, async (t) => {
-    const opened = await openWorld({ scenarioDir: dir });
-    try {
-      const result = await gradeWorld(opened, opened.world.gradingState('initial'), {
-        agent: 'nop', answer: null, output: '', exit: { code: 0, signal: null }, interrupted: false,
-      });
-      t.is(result.reward, 0);
-      t.like(result, { api_calls: 0, r_b: 0, forbidden_calls_ok: true });
-    } finally {
-      await opened.world.journal.close();
-    }
-  });
-
-  test(`${manifest.id}: oracle scores 1 with R_b 0, and its journal replays identically`, async (t) => {
-    const journalDir = join(tempDir('toolbench-scenario-'), 'journal');
-    const stack = await startStack({ scenarioDir: dir, journalDir, ports: 'ephemeral', caDir: testCaDir(), endpoints: true });
-    let result;
-    try {
-      const initial = stack.world.gradingState('initial');
-      t.deepEqual(await runOracle(manifest, stack.addresses().mcp), [], 'every oracle call succeeds');
-      result = await gradeWorld(stack, initial, { agent: 'oracle', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
-    } finally {
-      await stack.close();
-    }
-    t.is(result.reward, 1, result.checks.filter((c) => !c.ok).map((c) => `${c.kind}: ${c.description} (${c.detail})`).join('\n'));
-    t.like(result, { r_c: 1, r_b: 0, mcp_bypass: 0 });
-    t.deepEqual(result.unintended, []);
-    const report = await verifyJournal(journalDir);
-    t.is(report.verdict, 'identical', JSON.stringify(report.firstDivergence));
-    t.is(report.entries, result.world_requests);
-  });
+  trialTests(test, dir, manifest);
 }

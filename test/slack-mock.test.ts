@@ -118,6 +118,7 @@ test('arguments from the query, a form or JSON alike; bad values are Slack\'s er
   t.deepEqual(send(w, 'POST', '/api/chat.postMessage', JSON.stringify({ channel: 'C01EXGENRL', thread_ts: '1706778000.999999', text: 'x' }), json()).json, { ok: false, error: 'thread_not_found' });
   t.deepEqual(send(w, 'POST', '/api/reactions.add', JSON.stringify({ channel: 'C01EXGENRL', timestamp: '1706778000.000001', name: ':tada:' }), json()).json, { ok: false, error: 'invalid_name' });
   t.like(send(w, 'POST', '/api/chat.postMessage', JSON.stringify({ channel: '#general', text: 'by name' }), json()).json, { ok: true, channel: 'C01EXGENRL' });
+  t.deepEqual(send(w, 'GET', '/api/conversations.history?channel=general').json, { ok: false, error: 'channel_not_found' }, 'conversations.* take IDs only');
   const unknown = send(w, 'POST', '/api/chat.postMessagee', '', json());
   t.is(unknown.entry.response.status, 404);
   t.is(unknown.entry.operation, null);

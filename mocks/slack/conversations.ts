@@ -12,9 +12,12 @@ const READ_SCOPE: Record<(typeof TYPES)[number], string> = { public_channel: 'ch
 const HISTORY_ACCEPTED = ['channels:history', 'groups:history', 'mpim:history', 'im:history'];
 const READ_ACCEPTED = ['channels:read', 'groups:read', 'mpim:read', 'im:read'];
 
-/** A channel the caller can see: any public one, a private one only as a member (else it does not exist). */
-export function visibleChannel(c: SlackCtx, caller: UserDoc, ref: string): ChannelDoc {
-  const channel = c.db.channels.get(ref) ?? (ref.startsWith('#') || /^[a-z0-9]/.test(ref) ? c.db.channels.find((ch) => ch.name === ref.replace(/^#/, '')) : undefined);
+/**
+ * A channel the caller can see: any public one, a private one only as a member (else it does not
+ * exist). Only chat.postMessage also takes a name (`#general` or `general`); conversations.* take IDs.
+ */
+export function visibleChannel(c: SlackCtx, caller: UserDoc, ref: string, byName = false): ChannelDoc {
+  const channel = c.db.channels.get(ref) ?? (byName ? c.db.channels.find((ch) => ch.name === ref.replace(/^#/, '')) : undefined);
   if (!channel || (channel.is_private && !channel.members.includes(caller.id))) throw slackError('channel_not_found');
   return channel;
 }

@@ -33,7 +33,7 @@ const postMessage = method('chat.postMessage', {
   accepted: ['chat:write', 'chat:write:user', 'chat:write:bot'],
   needs: () => ['chat:write'],
 }, ({ args, caller, grant, c }) => {
-  const channel = visibleChannel(c, caller, args.channel);
+  const channel = visibleChannel(c, caller, args.channel, true);
   if (!channel.members.includes(caller.id) && !(grant.scopes.includes('chat:write.public') && !channel.is_private)) throw slackError('not_in_channel');
   if (channel.is_archived) throw slackError('is_archived');
   const text = args.text ?? '';

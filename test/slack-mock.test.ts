@@ -172,3 +172,18 @@ test('dataset errors name the file, the field and the problem', async (t) => {
   write({ users: [{ name: 'a' }], channels: [{ name: 'x', created: '2024-01-01T00:00:00Z', creator: 'a' }], messages: [{ channel: 'x', user: 'a', text: 'hi', at: '2024-01-01T00:00:00Z', thread_ts: '#3' }] });
   await t.throwsAsync(openWorld({ scenarioDir: dir }), { message: /messages\[0\]\.thread_ts: #3 is not an earlier message/ });
 });
+
+test('a scenario that does not name Slack gets the baseline workspace, which answers its bot token', async (t) => {
+  const { world: w } = await openWorld({ scenarioDir: 'scenarios/example/github/basic' });
+  try {
+    const state = w.state().slack!;
+    t.deepEqual(Object.keys(state.team!), ['T04ACMECORP']);
+    t.true(Object.keys(state.users!).length >= 25 && Object.keys(state.channels!).length >= 20 && Object.keys(state.messages!).length >= 50);
+    const me = send(w, 'GET', '/api/auth.test', '', [['Authorization', 'Bearer xoxb-4101-acme-baseline-bot']]);
+    t.like(me.json, { ok: true, team: 'Acme Corp', user: 'acmebot' });
+    const channels = send(w, 'GET', '/api/conversations.list?types=public_channel,private_channel&limit=1000', '', [['Authorization', 'Bearer xoxb-4101-acme-baseline-bot']]).json;
+    t.false(channels.channels.some((c: { name: string }) => c.name === 'leadership'), 'a private channel the bot is not in stays hidden');
+  } finally {
+    await w.journal.close();
+  }
+});

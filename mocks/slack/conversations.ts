@@ -22,8 +22,10 @@ export function visibleChannel(c: SlackCtx, caller: UserDoc, ref: string, byName
   return channel;
 }
 
-/** The history and replies scopes a channel needs. */
-const historyScope = (channel: ChannelDoc) => (channel.is_private ? 'groups:history' : 'channels:history');
+/** The scope reading a channel needs: `channels:<what>` for a public one, `groups:<what>` for a private one. */
+function channelScope(c: SlackCtx, channel: string, what: 'read' | 'history'): string {
+  return `${c.db.channels.get(channel)?.is_private ? 'groups' : 'channels'}:${what}`;
+}
 
 const ListArgs = z.object({
   types: z.string().default('public_channel'),
@@ -55,7 +57,7 @@ function typesOf(text: string): (typeof TYPES)[number][] {
 const info = method('conversations.info', {
   args: z.object({ channel: arg.id(), include_num_members: arg.bool().default(false), include_locale: arg.bool().optional() }),
   accepted: READ_ACCEPTED,
-  needs: (args, c) => [c.db.channels.get(args.channel)?.is_private ? 'groups:read' : 'channels:read'],
+  needs: (args, c) => [channelScope(c, args.channel, 'read')],
 }, ({ args, caller, c }) => {
   const channel = visibleChannel(c, caller, args.channel);
   return slackOk({ channel: renderChannel(channel, caller.id, { numMembers: args.include_num_members }) });
@@ -88,7 +90,7 @@ function tsBound(value: string | undefined, error: string): string | undefined {
 const history = method('conversations.history', {
   args: HistoryArgs,
   accepted: HISTORY_ACCEPTED,
-  needs: (args, c) => [historyScope(c.db.channels.get(args.channel) ?? { is_private: false } as ChannelDoc)],
+  needs: (args, c) => [channelScope(c, args.channel, 'history')],
 }, ({ args, caller, c }) => {
   const channel = readableChannel(c, caller, args.channel);
   const latest = tsBound(args.latest, 'invalid_ts_latest');
@@ -116,7 +118,7 @@ function isChannelLevel(message: MessageDoc): boolean {
 const replies = method('conversations.replies', {
   args: HistoryArgs.extend({ ts: z.string().min(1) }),
   accepted: HISTORY_ACCEPTED,
-  needs: (args, c) => [historyScope(c.db.channels.get(args.channel) ?? { is_private: false } as ChannelDoc)],
+  needs: (args, c) => [channelScope(c, args.channel, 'history')],
 }, ({ args, caller, c }) => {
   const channel = readableChannel(c, caller, args.channel);
   const ts = tsBound(args.ts, 'thread_not_found');
@@ -135,7 +137,7 @@ const replies = method('conversations.replies', {
 const members = method('conversations.members', {
   args: z.object({ channel: arg.id(), limit: arg.int().optional(), cursor: z.string().optional() }),
   accepted: READ_ACCEPTED,
-  needs: (args, c) => [c.db.channels.get(args.channel)?.is_private ? 'groups:read' : 'channels:read'],
+  needs: (args, c) => [channelScope(c, args.channel, 'read')],
 }, ({ args, caller, c }) => {
   const channel = visibleChannel(c, caller, args.channel);
   const { items, next } = page(channel.members, { cursor: args.cursor, limit: args.limit, defaultLimit: 100, maxLimit: 1000, kind: 'user', keyOf: (id) => id });

@@ -18,7 +18,7 @@ export function loadSlack(data: SlackDataset, ctx: LoadContext): void {
 
   const userByName = new Map<string, string>();
   data.users.forEach((user, i) => {
-    const id = user.id ?? slackStyleId(ctx, user.bot ? 'U' : 'U', 'user');
+    const id = user.id ?? slackStyleId(ctx, 'U', 'user');
     if (db.users.has(id)) throw datasetError(`users[${i}].id`, `${id} is used twice`);
     if (userByName.has(user.name)) throw datasetError(`users[${i}].name`, `${user.name} is used twice`);
     userByName.set(user.name, id);

@@ -75,16 +75,17 @@ export interface MethodOptions<A> {
   needs?(args: A, c: SlackCtx): readonly string[];
 }
 
-/** The operations' accepted scopes by method name, for the headers middleware. */
-const acceptedScopes = new Map<string, readonly string[]>();
+/** A Web API method: an operation that also says which scopes can grant it. */
+export interface SlackOperation extends Operation<SlackCtx> {
+  readonly accepted: readonly string[];
+}
 
 /**
  * A Web API method, `POST /api/<name>` (GET requests are rewritten to POST: Slack takes either):
  * authenticates, parses the arguments, checks scopes, then runs the handler.
  */
-export function method<A>(name: string, options: MethodOptions<A>, handle: (call: MethodCall<A>) => ServiceResponse): Operation<SlackCtx> {
-  acceptedScopes.set(name, options.accepted);
-  return operation<SlackCtx, string>(name, rest('POST', `/api/${name}`), (call, c) => {
+export function method<A>(name: string, options: MethodOptions<A>, handle: (call: MethodCall<A>) => ServiceResponse): SlackOperation {
+  const op = operation<SlackCtx, string>(name, rest('POST', `/api/${name}`), (call, c) => {
     if (c.token === null) throw slackError('not_authed');
     const grant = c.grant;
     const caller = grant ? c.db.users.get(grant.user) : undefined;
@@ -97,6 +98,7 @@ export function method<A>(name: string, options: MethodOptions<A>, handle: (call
     if (missing.length) throw slackError('missing_scope', { needed: missing.join(','), provided: grant.scopes.join(',') });
     return handle({ args: parsed.data, caller, grant, c });
   });
+  return { ...op, accepted: options.accepted };
 }
 
 function describeIssue(issue: z.ZodIssue): string {
@@ -108,7 +110,7 @@ function describeIssue(issue: z.ZodIssue): string {
 /** Slack's response headers: the request ID, the token's scopes and the method's accepted scopes. */
 export const slackHeaders: Middleware<SlackCtx> = (req, c, next, matched) => {
   const response = matched === null ? unknownMethod(req) : next();
-  const accepted = matched ? acceptedScopes.get(matched.name) : undefined;
+  const accepted = (matched?.operation as Partial<SlackOperation> | null | undefined)?.accepted;
   return {
     ...response,
     headers: [

@@ -187,3 +187,55 @@ test('a scenario that does not name Slack gets the baseline workspace, which ans
     await w.journal.close();
   }
 });
+
+test('join, update, reactions get/remove, lookup by email, a user\'s conversations', async (t) => {
+  const w = await world();
+  // The example bot lacks channels:join and reactions:read: scopes are checked.
+  t.like(send(w, 'POST', '/api/conversations.join', JSON.stringify({ channel: 'C01EXNOBOT' }), json()).json, { ok: false, error: 'missing_scope', needed: 'channels:join' });
+  t.like(send(w, 'GET', '/api/reactions.get?channel=C01EXGENRL&timestamp=1706778000.000001').json, { ok: false, error: 'missing_scope', needed: 'reactions:read' });
+  const posted = send(w, 'POST', '/api/chat.postMessage', JSON.stringify({ channel: 'C01EXGENRL', text: 'draft' }), json()).json;
+  const updated = send(w, 'POST', '/api/chat.update', JSON.stringify({ channel: 'C01EXGENRL', ts: posted.ts, text: 'final' }), json());
+  t.like(updated.json, { ok: true, channel: 'C01EXGENRL', ts: posted.ts, text: 'final', message: { text: 'final' } });
+  t.like(w.state().slack!.messages![`C01EXGENRL/${posted.ts}`], { text: 'final', edited: { user: 'U01EXAMBOT1' } });
+  t.deepEqual(send(w, 'POST', '/api/chat.update', JSON.stringify({ channel: 'C01EXGENRL', ts: '1706778000.000001', text: 'not mine' }), json()).json, { ok: false, error: 'cant_update_message' });
+  t.deepEqual(send(w, 'POST', '/api/reactions.remove', JSON.stringify({ channel: 'C01EXGENRL', timestamp: '1706778000.000001', name: 'wave' }), json()).json, { ok: false, error: 'no_reaction' });
+  t.like(send(w, 'POST', '/api/reactions.add', JSON.stringify({ channel: 'C01EXGENRL', timestamp: '1706778000.000001', name: 'wave' }), json()).json, { ok: true });
+  t.like(send(w, 'POST', '/api/reactions.remove', JSON.stringify({ channel: 'C01EXGENRL', timestamp: '1706778000.000001', name: 'wave' }), json()).json, { ok: true });
+  t.deepEqual((w.state().slack!.messages!['C01EXGENRL/1706778000.000001'] as { reactions: unknown }).reactions, [{ name: 'wave', users: ['U01EXAMPL02', 'U01EXAMPL03'] }]);
+  t.like(send(w, 'GET', '/api/users.lookupByEmail?email=Carol@Example.test').json, { ok: true, user: { id: 'U01EXAMPL03', name: 'carol' } });
+  t.deepEqual(send(w, 'GET', '/api/users.lookupByEmail?email=nobody@example.test').json, { ok: false, error: 'users_not_found' });
+  const mine = send(w, 'GET', '/api/users.conversations?types=public_channel,private_channel').json;
+  t.deepEqual(mine.channels.map((c: { name: string }) => c.name), ['general', 'random', 'engineering', 'old-project', 'leads']);
+  t.false('is_member' in mine.channels[0]);
+  const bobs = send(w, 'GET', '/api/users.conversations?user=U01EXAMPL02&types=public_channel,private_channel&exclude_archived=true').json;
+  t.deepEqual(bobs.channels.map((c: { name: string }) => c.name), ['general', 'random', 'engineering'], 'Bob\'s private channel stays hidden from the bot');
+  t.deepEqual(invalidSlackEntries(await entriesOf(w)), []);
+  await w.journal.close();
+});
+
+test('with channels:join and reactions:read: join a channel once, read reactions', async (t) => {
+  const dir = tempDir('toolbench-slack-scopes-');
+  mkdirSync(join(dir, 'dataset'));
+  writeFileSync(join(dir, 'scenario.toml'), readFileSync(join(SCENARIO, 'scenario.toml')));
+  const data = JSON.parse(readFileSync(join(SCENARIO, 'dataset', 'slack.json'), 'utf8')) as { tokens: { token: string; user: string; scopes: string[] }[] };
+  data.tokens.push({ token: 'xoxb-3-example-more', user: 'helper', scopes: ['channels:join', 'reactions:read', 'groups:read'] });
+  writeFileSync(join(dir, 'dataset', 'slack.json'), JSON.stringify(data));
+  const { world: w } = await openWorld({ scenarioDir: dir });
+  const more = json('xoxb-3-example-more');
+  const joined = send(w, 'POST', '/api/conversations.join', JSON.stringify({ channel: 'C01EXNOBOT' }), more).json;
+  t.like(joined, { ok: true, channel: { id: 'C01EXNOBOT', is_member: true, num_members: 3 } });
+  t.like(send(w, 'POST', '/api/conversations.join', JSON.stringify({ channel: 'C01EXNOBOT' }), more).json, { ok: true, warning: 'already_in_channel', response_metadata: { warnings: ['already_in_channel'] } });
+  t.deepEqual(send(w, 'POST', '/api/conversations.join', JSON.stringify({ channel: 'C01EXOLDPR' }), more).json, { ok: false, error: 'is_archived' });
+  t.deepEqual(send(w, 'POST', '/api/conversations.join', JSON.stringify({ channel: 'G01EXPRIVT' }), more).json, { ok: false, error: 'method_not_supported_for_channel_type' });
+  t.like(send(w, 'GET', '/api/reactions.get?channel=C01EXGENRL&timestamp=1706778000.000001', '', more).json,
+    { ok: true, type: 'message', channel: 'C01EXGENRL', message: { reactions: [{ name: 'wave', count: 2 }] } });
+  t.deepEqual(invalidSlackEntries(await entriesOf(w)), []);
+  await w.journal.close();
+});
+
+async function entriesOf(w: World): Promise<JournalEntry[]> {
+  await w.journal.flush();
+  const out: JournalEntry[] = [];
+  for await (const entry of w.journal.entries()) out.push(entry);
+  return out;
+}

@@ -19,7 +19,7 @@ test.before(async () => {
   w.tracker.register('slack');
   w.tracker.markReady('slack');
   const script = fileURLToPath(new URL('./helpers/slack-web-api-client.mjs', import.meta.url));
-  const names = ['auth.test', 'paginate channels', 'conversations.info', 'post and reply', 'history', 'replies', 'paginate history', 'reactions.add',
+  const names = ['auth.test', 'paginate channels', 'conversations.info', 'post and reply', 'history', 'replies', 'paginate history', 'reactions.add', 'update and unreact', 'users.lookupByEmail', 'users.conversations',
     'users.list', 'users.info', 'users.profile.get', 'conversations.members', 'channel_not_found', 'not_in_channel', 'missing_scope', 'invalid_auth'];
   const result = await run(process.execPath, [script, ...names], {
     ...nodeClientEnv(w.urlFor('slack'), w.caPath), SLACK_TOKEN: 'xoxb-1-example-helper', SLACK_READONLY_TOKEN: 'xoxb-2-example-readonly',
@@ -68,8 +68,11 @@ test('post a message and a reply: the thread shows in history and replies', (t) 
   t.like(replies[0], { reply_count: 2, reply_users: ['U01EXAMPL01', 'U01EXAMPL02'] });
 });
 
-test('reactions, users and profiles', (t) => {
+test('reactions, edits, users and profiles', (t) => {
   t.like(ok('reactions.add'), { ok: true });
+  t.like(ok('update and unreact'), { updated: { ok: true, text: 'Standup in 10' }, removed: { ok: true } });
+  t.like(ok('users.lookupByEmail').user, { id: 'U01EXAMPL04', name: 'dave' });
+  t.deepEqual(ok('users.conversations').names, ['general', 'random', 'engineering', 'old-project', 'leads']);
   t.like(ok('users.info').user, { id: 'U01EXAMPL01', name: 'alice', tz: 'Europe/Paris', is_admin: true, profile: { email: 'alice@example.test' } });
   const profile = ok('users.profile.get').profile;
   t.like(profile, { real_name: 'Alice Moreau', title: 'Engineering Lead' });

@@ -5,7 +5,7 @@ import { arg, method, slackPage as page, type SlackCtx } from './method.js';
 import type { ChannelDoc, MessageDoc, UserDoc } from './model.js';
 import { compareTs, renderChannel, renderMessage, repliesOf } from './render.js';
 
-/** conversations.*: list, info, history, replies, members. */
+/** conversations.*: list, info, history, replies, members, join; and users.conversations. */
 
 const TYPES = ['public_channel', 'private_channel', 'mpim', 'im'] as const;
 const READ_SCOPE: Record<(typeof TYPES)[number], string> = { public_channel: 'channels:read', private_channel: 'groups:read', mpim: 'mpim:read', im: 'im:read' };
@@ -144,4 +144,40 @@ const members = method('conversations.members', {
   return slackOk({ members: items, ...slackResponseMetadata(next) });
 });
 
-export const conversationOperations: Operation<SlackCtx>[] = [list, info, history, replies, members];
+const join = method('conversations.join', {
+  args: z.object({ channel: arg.id() }),
+  accepted: ['channels:join', 'channels:write'],
+  needs: () => ['channels:join'],
+}, ({ args, caller, c }) => {
+  const channel = visibleChannel(c, caller, args.channel);
+  if (channel.is_private) throw slackError('method_not_supported_for_channel_type');
+  if (channel.is_archived) throw slackError('is_archived');
+  if (channel.members.includes(caller.id)) {
+    return slackOk({ channel: renderChannel(channel, caller.id), warning: 'already_in_channel', response_metadata: { warnings: ['already_in_channel'] } });
+  }
+  const joined = c.db.channels.put(channel.id, { ...channel, members: [...channel.members, caller.id] });
+  return slackOk({ channel: renderChannel(joined, caller.id) });
+});
+
+/** users.conversations: the channels a user is in (private ones only where the caller is too). */
+const userConversations = method('users.conversations', {
+  args: ListArgs.extend({ user: z.string().optional() }),
+  accepted: READ_ACCEPTED,
+  needs: (args) => typesOf(args.types).map((type) => READ_SCOPE[type]),
+}, ({ args, caller, c }) => {
+  const types = typesOf(args.types);
+  const user = args.user ? c.db.users.get(args.user) : caller;
+  if (!user) throw slackError('user_not_found');
+  const channels = c.db.channels.filter((ch) => ch.members.includes(user.id)
+    && (ch.is_private ? types.includes('private_channel') && ch.members.includes(caller.id) : types.includes('public_channel'))
+    && !(args.exclude_archived && ch.is_archived));
+  const { items, next } = page(channels, { cursor: args.cursor, limit: args.limit, defaultLimit: 100, maxLimit: 1000, kind: 'team', keyOf: (ch) => ch.id });
+  // Slack leaves out is_member and num_members here.
+  const shown = items.map((ch) => {
+    const { is_member: _member, num_members: _count, ...rest } = renderChannel(ch, caller.id);
+    return rest;
+  });
+  return slackOk({ channels: shown, ...slackResponseMetadata(next) });
+});
+
+export const conversationOperations: Operation<SlackCtx>[] = [list, info, history, replies, members, join, userConversations];

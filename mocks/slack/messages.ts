@@ -3,10 +3,10 @@ import { slackError, slackOk } from '../kit/envelopes/slack.js';
 import type { Operation } from '../kit/operation.js';
 import { visibleChannel } from './conversations.js';
 import { arg, method, type SlackCtx } from './method.js';
-import { messageKey, slackTs, type MessageDoc } from './model.js';
+import { messageKey, slackTs, type MessageDoc, type UserDoc } from './model.js';
 import { renderMessage } from './render.js';
 
-/** chat.postMessage (a message or a thread reply) and reactions.add. */
+/** chat.postMessage (a message or a thread reply), chat.update, reactions.add/remove/get. */
 
 const MAX_TEXT = 40_000;
 
@@ -65,10 +65,7 @@ const addReaction = method('reactions.add', {
   accepted: ['reactions:write'],
   needs: () => ['reactions:write'],
 }, ({ args, caller, c }) => {
-  const channel = visibleChannel(c, caller, args.channel);
-  if (!/^\d{10}\.\d{6}$/.test(args.timestamp)) throw slackError('bad_timestamp');
-  const message = c.db.messages.get(messageKey(channel.id, args.timestamp));
-  if (!message) throw slackError('message_not_found');
+  const message = reactedMessage(c, caller, args.channel, args.timestamp);
   if (!/^[a-z0-9_+'-]+(::skin-tone-[2-6])?$/.test(args.name)) throw slackError('invalid_name');
   const existing = message.reactions.find((r) => r.name === args.name);
   if (existing?.users.includes(caller.id)) throw slackError('already_reacted');
@@ -76,8 +73,58 @@ const addReaction = method('reactions.add', {
   const reactions = existing
     ? message.reactions.map((r) => (r === existing ? { name: r.name, users: [...r.users, caller.id] } : r))
     : [...message.reactions, { name: args.name, users: [caller.id] }];
-  c.db.messages.put(messageKey(channel.id, message.ts), { ...message, reactions });
+  c.db.messages.put(messageKey(message.channel, message.ts), { ...message, reactions });
   return slackOk();
 });
 
-export const messageOperations: Operation<SlackCtx>[] = [postMessage, addReaction];
+const update = method('chat.update', {
+  args: z.object({ channel: arg.id(), ts: z.string().min(1), text: arg.string().optional(), blocks: z.unknown().optional(), attachments: z.unknown().optional(),
+    as_user: arg.bool().optional(), link_names: arg.bool().optional(), parse: z.string().optional() }),
+  accepted: ['chat:write', 'chat:write:user', 'chat:write:bot'],
+  needs: () => ['chat:write'],
+}, ({ args, caller, c }) => {
+  const channel = visibleChannel(c, caller, args.channel);
+  const message = c.db.messages.get(messageKey(channel.id, args.ts));
+  if (!message) throw slackError('message_not_found');
+  if (message.user !== caller.id) throw slackError('cant_update_message');
+  const text = args.text ?? '';
+  if (text.trim() === '' && args.blocks === undefined && args.attachments === undefined) throw slackError('no_text');
+  if (text.length > MAX_TEXT) throw slackError('msg_too_long');
+  const updated = c.db.messages.put(messageKey(channel.id, message.ts), { ...message, text, edited: { user: caller.id, ts: slackTs(c.ctx.nowMs, c.ctx.seq) } });
+  return slackOk({ channel: channel.id, ts: message.ts, text, message: renderMessage(c.db, updated, c.team) });
+});
+
+/** The message a reactions.* call names, in a channel the caller can see. */
+function reactedMessage(c: SlackCtx, caller: UserDoc, channelId: string, timestamp: string): MessageDoc {
+  const channel = visibleChannel(c, caller, channelId);
+  if (!/^\d{10}\.\d{6}$/.test(timestamp)) throw slackError('bad_timestamp');
+  const message = c.db.messages.get(messageKey(channel.id, timestamp));
+  if (!message) throw slackError('message_not_found');
+  return message;
+}
+
+const removeReaction = method('reactions.remove', {
+  args: z.object({ channel: arg.id(), timestamp: z.string().min(1), name: z.string().min(1) }),
+  accepted: ['reactions:write'],
+  needs: () => ['reactions:write'],
+}, ({ args, caller, c }) => {
+  const message = reactedMessage(c, caller, args.channel, args.timestamp);
+  const existing = message.reactions.find((r) => r.name === args.name);
+  if (!existing?.users.includes(caller.id)) throw slackError('no_reaction');
+  const reactions = message.reactions
+    .map((r) => (r === existing ? { name: r.name, users: r.users.filter((u) => u !== caller.id) } : r))
+    .filter((r) => r.users.length > 0);
+  c.db.messages.put(messageKey(message.channel, message.ts), { ...message, reactions });
+  return slackOk();
+});
+
+const getReactions = method('reactions.get', {
+  args: z.object({ channel: arg.id(), timestamp: z.string().min(1), full: arg.bool().optional() }),
+  accepted: ['reactions:read'],
+  needs: () => ['reactions:read'],
+}, ({ args, caller, c }) => {
+  const message = reactedMessage(c, caller, args.channel, args.timestamp);
+  return slackOk({ type: 'message', channel: message.channel, message: renderMessage(c.db, message, c.team) });
+});
+
+export const messageOperations: Operation<SlackCtx>[] = [postMessage, update, addReaction, removeReaction, getReactions];

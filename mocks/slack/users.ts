@@ -4,7 +4,7 @@ import type { Operation } from '../kit/operation.js';
 import { arg, method, slackPage, type SlackCtx } from './method.js';
 import { renderProfile, renderUser } from './render.js';
 
-/** auth.test, users.list, users.info, users.profile.get. */
+/** auth.test, users.list, users.info, users.profile.get, users.lookupByEmail. */
 
 const authTest = method('auth.test', { args: z.object({}).passthrough(), accepted: [] }, ({ caller, c }) => slackOk({
   url: `https://${c.team.domain}.slack.com/`,
@@ -50,4 +50,15 @@ const profile = method('users.profile.get', {
   return slackOk({ profile: renderProfile(user, c.team, { email: grant.scopes.includes('users:read.email'), labels: args.include_labels }) });
 });
 
-export const userOperations: Operation<SlackCtx>[] = [authTest, list, info, profile];
+const lookupByEmail = method('users.lookupByEmail', {
+  args: z.object({ email: z.string().min(1) }),
+  accepted: ['users:read.email'],
+  needs: () => ['users:read.email'],
+}, ({ args, c }) => {
+  const wanted = args.email.toLowerCase();
+  const user = c.db.users.find((u) => u.email !== null && u.email.toLowerCase() === wanted);
+  if (!user) throw slackError('users_not_found');
+  return slackOk({ user: renderUser(user, c.team, { email: true }) });
+});
+
+export const userOperations: Operation<SlackCtx>[] = [authTest, list, info, profile, lookupByEmail];

@@ -11,6 +11,8 @@ import type { JournalEntry } from '../../mocks/core/journal-format.js';
  * - conversations.history and .replies may carry `response_metadata.next_cursor` (cursor
  *   pagination came after the description), and a message of .replies may be any message
  *   object (objs_message: its two thread shapes predate reactions, bots and broadcasts).
+ * - chat.update's `message.blocks` is declared an object; Slack sends the array every message
+ *   object has (`blocks` of objs_message).
  * - error enums gain errors the methods' documentation pages list but the description lacks.
  * - a schema written as `items: {anyOf: [...]}` without `type` (a conversion artefact that
  *   validates nothing on an object) is read as the `anyOf` it means.
@@ -60,6 +62,7 @@ function schemaFor(name: string, ok: boolean): Json | null {
   if (ok && (name === 'conversations.history' || name === 'conversations.replies')) {
     schema.properties.response_metadata = { type: 'object', additionalProperties: false, required: ['next_cursor'], properties: { next_cursor: { type: 'string' } } };
   }
+  if (ok && name === 'chat.update') schema.properties.message.properties.blocks = { $ref: 'slack#/components/schemas/blocks' };
   if (ok && name === 'conversations.replies') {
     schema.properties.messages.items.anyOf.push({ allOf: [{ $ref: 'slack#/components/schemas/objs_message' }, { required: ['thread_ts'] }] });
   }

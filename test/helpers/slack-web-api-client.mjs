@@ -32,6 +32,18 @@ const steps = {
     return { texts };
   },
   'reactions.add': () => client.reactions.add({ channel: 'C01EXGENRL', timestamp: '1706778000.000001', name: 'tada' }),
+  'update and unreact': async () => {
+    const posted = await client.chat.postMessage({ channel: 'C01EXGENRL', text: 'Standup in 5' });
+    const updated = await client.chat.update({ channel: 'C01EXGENRL', ts: posted.ts, text: 'Standup in 10' });
+    const removed = await client.reactions.remove({ channel: 'C01EXGENRL', timestamp: '1706778000.000001', name: 'tada' });
+    return { updated, removed };
+  },
+  'users.lookupByEmail': () => client.users.lookupByEmail({ email: 'dave@example.test' }),
+  'users.conversations': async () => {
+    const names = [];
+    for await (const page of client.paginate('users.conversations', { types: 'public_channel,private_channel', limit: 2 })) names.push(...page.channels.map((c) => c.name));
+    return { names };
+  },
   'users.list': async () => {
     const ids = [];
     for await (const page of client.paginate('users.list', { limit: 3 })) ids.push(...page.members.map((m) => m.id));

@@ -5,7 +5,8 @@ reference. Usage: prune.py SOURCE.json > slack-web-api.json (see docs/provenance
 import json, sys
 
 METHODS = ['auth.test', 'conversations.list', 'conversations.info', 'conversations.history', 'conversations.replies',
-           'conversations.members', 'chat.postMessage', 'reactions.add', 'users.list', 'users.info', 'users.profile.get']
+           'conversations.members', 'conversations.join', 'chat.postMessage', 'chat.update', 'reactions.add', 'reactions.remove',
+           'reactions.get', 'users.list', 'users.info', 'users.profile.get', 'users.lookupByEmail', 'users.conversations']
 
 spec = json.load(open(sys.argv[1]))
 paths = {f'/{m}': spec['paths'][f'/{m}'] for m in METHODS}

@@ -1,42 +1,21 @@
 import test from 'ava';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startStack, type Stack } from '../catalog/stack.js';
-import type { JournalEntry } from '../mocks/core/journal-format.js';
-import { testCaDir } from './helpers/proxy.js';
+import { useMcpStack } from './helpers/mcp-stack.js';
 import { invalidSlackEntries } from './helpers/slack-openapi.js';
 
 // The real, pinned @modelcontextprotocol/server-slack over MCP (bridge, proxy, preload): each of
 // its 8 tools called with valid arguments is answered by a named operation, in Slack's shape,
 // with the workspace the scenario's credential names.
 
-const SCENARIO = 'scenarios/example/slack/basic';
-let stack: Stack;
-let client: Client;
+const mcp = useMcpStack(test, 'scenarios/example/slack/basic', 'slack');
+const entries = () => mcp.entries();
 
-test.before(async () => {
-  stack = await startStack({ scenarioDir: SCENARIO, ports: 'ephemeral', caDir: testCaDir(), endpoints: true });
-  client = new Client({ name: 'test-agent', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(stack.addresses().mcp.slack!)));
-});
-test.after.always(async () => {
-  await client?.close();
-  await stack?.close();
-});
-
-async function entries(): Promise<JournalEntry[]> {
-  await stack.world.journal.flush();
-  const out: JournalEntry[] = [];
-  for await (const entry of stack.world.journal.entries()) out.push(entry);
-  return out;
-}
 async function call(name: string, args: Record<string, unknown>): Promise<any> {
-  const result = await client.callTool({ name, arguments: args });
+  const result = await mcp.client().callTool({ name, arguments: args });
   return JSON.parse((result.content as { text: string }[])[0]!.text);
 }
 
 test.serial('the bridge lists the server\'s 8 tools', async (t) => {
-  const { tools } = await client.listTools();
+  const { tools } = await mcp.client().listTools();
   t.deepEqual(tools.map((tool) => tool.name).sort(), ['slack_add_reaction', 'slack_get_channel_history', 'slack_get_thread_replies', 'slack_get_user_profile',
     'slack_get_users', 'slack_list_channels', 'slack_post_message', 'slack_reply_to_thread']);
 });
@@ -62,7 +41,7 @@ test.serial('every tool, with valid arguments, is answered ok by a named operati
   t.is(users.members.length, 7);
   t.like(await call('slack_get_user_profile', { user_id: 'U01EXAMPL03' }), { ok: true, profile: { real_name: 'Carol Díaz', status_emoji: ':palm_tree:' } });
 
-  const messages = stack.world.state().slack!.messages!;
+  const messages = mcp.stack().world.state().slack!.messages!;
   t.truthy(messages[`C01EXGENRL/${posted.ts}`], 'the message is in the world');
 
   const made = await entries();

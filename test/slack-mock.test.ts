@@ -90,6 +90,7 @@ test('auth: no token, an unknown token, a token in the form body, a missing scop
   t.deepEqual(send(w, 'GET', '/api/auth.test', '', [['Authorization', 'Bearer xoxb-nope']]).json, { ok: false, error: 'invalid_auth' });
   t.like(send(w, 'POST', '/api/auth.test', `token=${TOKEN}`, [['Content-Type', 'application/x-www-form-urlencoded']]).json, { ok: true, user_id: 'U01EXAMBOT1' });
   t.like(send(w, 'GET', `/api/auth.test?token=${TOKEN}`, '', []).json, { ok: true });
+  t.deepEqual(send(w, 'GET', '/api/auth.test', '', [['Authorization', 'Bearer xoxp-4-example-erin']]).json, { ok: false, error: 'account_inactive' }, 'a deactivated user\'s token');
   const denied = send(w, 'GET', '/api/users.list', '', [['Authorization', 'Bearer xoxb-2-example-readonly']]);
   t.deepEqual(denied.json, { ok: false, error: 'missing_scope', needed: 'users:read', provided: 'channels:read' });
   t.is(denied.entry.response.status, 200);

@@ -89,7 +89,8 @@ export function method<A>(name: string, options: MethodOptions<A>, handle: (call
     if (c.token === null) throw slackError('not_authed');
     const grant = c.grant;
     const caller = grant ? c.db.users.get(grant.user) : undefined;
-    if (!grant || !caller || caller.deleted) throw slackError('invalid_auth');
+    if (!grant || !caller) throw slackError('invalid_auth');
+    if (caller.deleted) throw slackError('account_inactive');
     const parsed = options.args.safeParse(argumentsOf(call.query, call.decoded));
     if (!parsed.success) {
       throw slackError('invalid_arguments', { response_metadata: { messages: parsed.error.issues.map(describeIssue) } });

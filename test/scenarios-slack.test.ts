@@ -1,6 +1,7 @@
 import test from 'ava';
 import { join } from 'node:path';
 import type { World } from '../mocks/core/world.js';
+import { slackService } from '../mocks/slack/index.js';
 import { loadScenarioManifest } from '../scenarios/manifest.js';
 import { findScenarios } from '../scenarios/validate.js';
 import { scenarioSuite } from './helpers/scenario-suite.js';
@@ -23,9 +24,10 @@ function credentialOk(world: World, credential: unknown): boolean {
   return token !== undefined && state.tokens![token] !== undefined && workspace.length === 1 && workspace[0] === team && big;
 }
 
+const operationNames = slackService.kit.operations.map((operation) => operation.name);
 const manifests = new Map([
-  ...scenarioSuite({ service: 'slack', dirs: slackOnly, credentialOk }),
-  ...scenarioSuite({ service: 'slack', services: ['github', 'slack'], dirs: cross, credentialOk }),
+  ...scenarioSuite({ service: 'slack', dirs: slackOnly, credentialOk, operationNames }),
+  ...scenarioSuite({ service: 'slack', services: ['github', 'slack'], dirs: cross, credentialOk, operationNames }),
 ]);
 
 test('at least five Slack scenarios and one that crosses into GitHub, each with its own seed and epoch', (t) => {

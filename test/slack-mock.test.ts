@@ -88,6 +88,7 @@ test('auth: no token, an unknown token, a token in the form body, a missing scop
   const w = await world();
   t.deepEqual(send(w, 'GET', '/api/auth.test', '', []).json, { ok: false, error: 'not_authed' });
   t.deepEqual(send(w, 'GET', '/api/auth.test', '', [['Authorization', 'Bearer xoxb-nope']]).json, { ok: false, error: 'invalid_auth' });
+  t.deepEqual(send(w, 'GET', '/api/auth.test', '', [['Authorization', `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}`]]).json, { ok: false, error: 'invalid_auth' }, 'Slack reads only Bearer');
   t.like(send(w, 'POST', '/api/auth.test', `token=${TOKEN}`, [['Content-Type', 'application/x-www-form-urlencoded']]).json, { ok: true, user_id: 'U01EXAMBOT1' });
   t.like(send(w, 'GET', `/api/auth.test?token=${TOKEN}`, '', []).json, { ok: true });
   t.deepEqual(send(w, 'GET', '/api/auth.test', '', [['Authorization', 'Bearer xoxp-4-example-erin']]).json, { ok: false, error: 'account_inactive' }, 'a deactivated user\'s token');

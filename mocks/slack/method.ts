@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ServiceRequest, ServiceResponse } from '../core/http.js';
 import type { ServiceContext } from '../core/service.js';
+import { bearer, queryToken, readCredential } from '../kit/auth.js';
 import type { DecodedBody } from '../kit/bodies.js';
 import { slackError, slackErrorStyle } from '../kit/envelopes/slack.js';
 import { cursorPage, InvalidCursorError, type CursorOptions, type CursorPage } from '../kit/pagination/cursor.js';
@@ -33,17 +34,21 @@ export function slackContext(req: ServiceRequest, ctx: ServiceContext): SlackCtx
   return { db, team: teamOf(db), ctx, token, grant: token === null ? null : db.tokens.get(token) ?? null };
 }
 
-/** `Authorization: Bearer xoxb-…`, else the legacy `token` argument of the query or a form body. */
+/** Slack reads `Authorization: Bearer xoxb-…`, or the legacy `token` argument of the query. */
+const AUTH_STYLES = [bearer(), queryToken('token')];
+
+/**
+ * The request's token: from the header or query (the kit's auth styles), else a form body's
+ * `token`. An `Authorization` header of another scheme counts as a token no one has (`invalid_auth`).
+ */
 function tokenOf(req: ServiceRequest): string | null {
-  const header = req.header('authorization');
-  const bearer = header ? /^Bearer\s+(\S+)$/i.exec(header.trim())?.[1] : undefined;
-  if (bearer) return bearer;
-  const query = req.query.get('token');
-  if (query) return query;
+  const presented = readCredential(req, AUTH_STYLES);
+  if (presented.kind === 'credential') return presented.secret;
   if ((req.header('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-    return new URLSearchParams(req.text()).get('token') || null;
+    const token = new URLSearchParams(req.text()).get('token');
+    if (token) return token;
   }
-  return null;
+  return presented.kind === 'malformed' ? '' : null;
 }
 
 /** Arguments of a method: the query and the body (form or JSON) together; the first of a repeated key. */

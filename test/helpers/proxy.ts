@@ -36,11 +36,11 @@ export interface ProxiedWorld {
 }
 
 /**
- * The example scenario's world (journal in memory) behind an in-process proxy on ephemeral
+ * The example scenario's world (or `scenarioDir`'s; journal in memory) behind an in-process proxy on ephemeral
  * loopback ports, with the catalog's routes (`passthrough` replaced when given).
  */
-export async function startProxiedWorld(options: { passthrough?: string[]; proxy?: Partial<ProxyServeOptions> } = {}): Promise<ProxiedWorld> {
-  const { world, catalog } = await openWorld({ scenarioDir: EXAMPLE_SCENARIO });
+export async function startProxiedWorld(options: { passthrough?: string[]; proxy?: Partial<ProxyServeOptions>; scenarioDir?: string } = {}): Promise<ProxiedWorld> {
+  const { world, catalog } = await openWorld({ scenarioDir: options.scenarioDir ?? EXAMPLE_SCENARIO });
   const tracker = new CallTracker();
   const routes = { services: catalog.catalog.services, noise: catalog.catalog.noise, passthrough: options.passthrough ?? catalog.catalog.passthrough };
   const served = await serveProxyForWorld(world, routes, {

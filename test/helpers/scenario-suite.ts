@@ -19,8 +19,10 @@ import { tempDir } from './journal.js';
 import { testCaDir } from './proxy.js';
 
 export interface ScenarioSuite {
-  /** The one service (and MCP endpoint) the scenarios use. */
+  /** The service (and MCP endpoint) the scenarios are about; its credential is checked. */
   service: string;
+  /** Every service the scenarios name (default: just `service`), for scenarios that cross services. */
+  services?: string[];
   dirs: string[];
   /** Whether the scenario's credential belongs to a user of its dataset. */
   credentialOk(world: World, credential: unknown): boolean;
@@ -34,11 +36,12 @@ export interface ScenarioSuite {
  * (its solution replayed over MCP through the real server) scores 1 with no unintended change,
  * and the oracle's journal replays byte for byte. One world per trial, driven in process.
  */
-export function scenarioSuite({ service, dirs, credentialOk, operationNames }: ScenarioSuite): Map<string, ScenarioManifest> {
+export function scenarioSuite({ service, services = [service], dirs, credentialOk, operationNames }: ScenarioSuite): Map<string, ScenarioManifest> {
   const manifests = new Map(dirs.map((dir) => [dir, loadScenarioManifest(dir)]));
-  const snapshot = readSnapshots().find((s) => s.endpoint === service)!;
   const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
-  const argumentValidators = new Map(snapshot.tools.map((tool) => [tool.name, ajv.compile({ ...(tool.inputSchema as object), additionalProperties: false })]));
+  // By `endpoint/tool`: each service's endpoint is named after it in the catalog.
+  const argumentValidators = new Map(readSnapshots().filter((s) => services.includes(s.endpoint)).flatMap((snapshot) => snapshot.tools.map((tool) =>
+    [`${snapshot.endpoint}/${tool.name}`, ajv.compile({ ...(tool.inputSchema as object), additionalProperties: false })] as const)));
 
   for (const dir of dirs) {
     const manifest = manifests.get(dir)!;
@@ -47,7 +50,7 @@ export function scenarioSuite({ service, dirs, credentialOk, operationNames }: S
       t.deepEqual(validateScenario(dir), []);
       t.is(manifest.id, relative('scenarios', dir).split('/').join('/'), 'the id is the folder');
       t.is(manifest.group as string, manifest.id.split('/')[0] ?? '');
-      t.deepEqual(manifest.services, [service]);
+      t.deepEqual(manifest.services, services);
       t.true(readFileSync(join(dir, 'instruction.md'), 'utf8').trim().length > 40, 'an instruction a human would give');
       t.true(manifest.oracle.calls.length > 0, 'an oracle solution');
       t.true(manifest.expect.forbidden_calls.length > 0, 'forbidden calls');
@@ -59,8 +62,8 @@ export function scenarioSuite({ service, dirs, credentialOk, operationNames }: S
         await world.journal.close();
       }
       for (const [i, call] of manifest.oracle.calls.entries()) {
-        const validate = argumentValidators.get(call.tool);
-        t.truthy(validate, `oracle.calls[${i}]: the server has a tool ${call.tool}`);
+        const validate = argumentValidators.get(`${call.endpoint}/${call.tool}`);
+        t.truthy(validate, `oracle.calls[${i}]: ${call.endpoint} has a tool ${call.tool}`);
         t.true(validate!(call.arguments), `oracle.calls[${i}] (${call.tool}): ${ajv.errorsText(validate!.errors)}`);
       }
     });

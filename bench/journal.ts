@@ -15,7 +15,7 @@ import { Packr } from 'msgpackr';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openWorld } from '../mocks/build.js';
+import { openWorld } from '../scenarios/world.js';
 import { bytes } from '../mocks/core/http.js';
 import { LevelJournal } from '../mocks/core/journal.js';
 import { entryKey, type JournalEntry } from '../mocks/core/journal-format.js';

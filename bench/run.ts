@@ -22,7 +22,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { openWorld } from '../mocks/build.js';
+import { openWorld } from '../scenarios/world.js';
 import { CallTracker } from '../mocks/core/attribution.js';
 import { serveProxyForWorld } from '../proxy/for-world.js';
 import { serveWorld } from '../proxy/serve.js';

@@ -5,7 +5,7 @@ import { DEFAULT_CA_DIR } from '../certs/index.js';
 import type { LoadedCatalog } from './load.js';
 import type { AdminRoutes } from '../mocks/core/admin.js';
 import type { ChaosLevel } from '../mocks/core/fault-plan.js';
-import { openWorld, type OpenedWorld } from '../mocks/build.js';
+import { openWorld, type OpenedWorld } from '../scenarios/world.js';
 import { CallTracker } from '../mocks/core/attribution.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import { serveProxyForWorld, type ServedProxy } from '../proxy/for-world.js';

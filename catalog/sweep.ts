@@ -7,38 +7,16 @@ import type { LoadedCatalog } from './load.js';
 import { TOOLBENCH_ROOT } from './paths.js';
 import { readSnapshots, DEFAULT_SNAPSHOT_DIR, type ToolSnapshot } from './snapshots.js';
 import { startStack } from './stack.js';
-import { toolArguments, type ArgOverrides, type JsonSchema } from './tool-args.js';
+import type { JsonSchema, SweepProfile } from '../mocks/kit/sweep-profile.js';
+import { toolArguments } from './tool-args.js';
+
+export type { SweepProfile } from '../mocks/kit/sweep-profile.js';
 
 /**
  * The every-tool sweep: each tool of each pinned MCP server of a service, called once over MCP
  * through the real server, the bridge and the proxy, with arguments built from its input schema.
  * Conformance asserts on what it returns; `toolbench coverage` reports which operations it reached.
  */
-
-/** How to sweep one service: the world to run in and the argument values that must exist there. */
-export interface SweepProfile {
-  /** A scenario folder naming the service (its dataset and the endpoint's credential); relative to the toolbench folder. */
-  readonly scenario: string;
-  /** Values for properties that must name something in the world (see catalog/tool-args.ts). */
-  readonly args?: ArgOverrides;
-  /**
-   * Tools to call first, in this order (a create before the reads that use it), the rest by name;
-   * or a rank per tool (lower first, ties by name).
-   */
-  readonly order?: readonly string[] | ((tool: string) => number);
-  /**
-   * Arguments computed from the world as it is just before the call (ids of records earlier tools
-   * created): the service's documents by collection. Replaces the generated ones when given.
-   */
-  readonly argsFor?: (tool: { name: string; inputSchema: JsonSchema }, state: Record<string, Record<string, unknown>>) => Record<string, unknown>;
-  readonly seed?: number;
-  /**
-   * Tools that answer without calling the API (a local computation, a static list). Every other
-   * tool must make at least one world request: a server that cannot reach the world answers
-   * "failed" without one, which would otherwise pass for a tool error.
-   */
-  readonly offline?: readonly string[];
-}
 
 /** What one tool call did. */
 export interface ToolOutcome {

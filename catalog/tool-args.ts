@@ -1,17 +1,10 @@
+import type { ArgOverrides, JsonSchema } from '../mocks/kit/sweep-profile.js';
 /**
  * Valid arguments for an MCP tool, built from its input schema (JSON Schema as the server lists
  * it): every required property, filled deterministically (an enum's first value, a number at its
  * minimum, one array item, a string from the property's name), then the caller's overrides for
  * values that must name something in the world (an owner, a repository, a channel id).
  */
-export type JsonSchema = { [key: string]: unknown };
-
-export interface ArgOverrides {
-  /** By property name, for every tool (`owner`, `repo`, `channel_id`). */
-  readonly common?: Readonly<Record<string, unknown>>;
-  /** By tool name: merged over the common ones and the generated arguments. */
-  readonly tools?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-}
 
 /** Arguments for `tool` that its input schema accepts (as far as the schema can say). */
 export function toolArguments(tool: string, inputSchema: JsonSchema, overrides: ArgOverrides = {}): Record<string, unknown> {

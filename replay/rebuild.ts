@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LoadedCatalog } from '../catalog/load.js';
-import { prepareWorld } from '../mocks/build.js';
+import { prepareWorld } from '../scenarios/world.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import type { JournalEntry, JournalHeader, McpRecord } from '../mocks/core/journal-format.js';
 import type { Journal } from '../mocks/core/journal.js';

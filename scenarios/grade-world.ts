@@ -1,4 +1,4 @@
-import type { OpenedWorld } from '../mocks/build.js';
+import type { OpenedWorld } from './world.js';
 import type { AdminRoutes } from '../mocks/core/admin.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import type { JournalEntry, McpRecord } from '../mocks/core/journal-format.js';

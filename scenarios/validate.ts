@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { endpointTemplates, placeholderProblems } from '../catalog/env-template.js';
 import { loadCatalog, type LoadedCatalog } from '../catalog/load.js';
 import { DEFAULT_SNAPSHOT_DIR, readSnapshots } from '../catalog/snapshots.js';
-import { prepareWorld } from '../mocks/build.js';
+import { prepareWorld } from './world.js';
 import { isToolbenchError } from '../mocks/core/errors.js';
 import { MemoryJournal } from '../mocks/core/journal.js';
 import { World } from '../mocks/core/world.js';

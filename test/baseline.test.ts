@@ -2,7 +2,7 @@ import test from 'ava';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BASELINE_DIR, openWorld } from '../mocks/build.js';
+import { BASELINE_DIR, openWorld } from '../scenarios/world.js';
 import { fileHash } from '../mocks/core/dataset.js';
 import { verifyJournal } from '../replay/verify.js';
 

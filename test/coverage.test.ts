@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { loadCatalog } from '../catalog/load.js';
 import { toolArguments } from '../catalog/tool-args.js';
-import { openWorld } from '../mocks/build.js';
+import { openWorld } from '../scenarios/world.js';
 import { jsonResponse } from '../mocks/core/http.js';
 import { MemoryJournal } from '../mocks/core/journal.js';
 import type { JournalEntry, JournalHeader } from '../mocks/core/journal-format.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { join } from 'node:path';
-import { openWorld } from '../mocks/build.js';
+import { openWorld } from '../scenarios/world.js';
 import { chaosRules, FaultPlanSchema, FaultRuleSchema, MAX_HOLD_MS, resolveFaultPlan } from '../mocks/core/fault-plan.js';
 import { resetCut, resetPart, sample } from '../mocks/core/faults.js';
 import { compilePathPattern as compileRoute } from '../mocks/core/patterns.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { request } from 'node:http';
-import { openWorld } from '../mocks/build.js';
+import { openWorld } from '../scenarios/world.js';
 import { resetCut } from '../mocks/core/faults.js';
 import { serveProxy, serveProxyForWorld } from '../proxy/for-world.js';
 import { remoteUpstream } from '../proxy/remote-upstream.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { DEFAULT_CATALOG_PATH, loadCatalog } from '../catalog/load.js';
-import { openWorld } from '../mocks/build.js';
+import { openWorld } from '../scenarios/world.js';
 import { loadDataset } from '../mocks/core/dataset.js';
 import { isToolbenchError } from '../mocks/core/errors.js';
 import { githubService } from '../mocks/github/index.js';

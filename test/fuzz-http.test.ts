@@ -1,6 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { openWorld } from '../mocks/build.js';
+import { openWorld } from '../scenarios/world.js';
 import { replayJournal } from '../replay/run.js';
 import { fromJournal } from '../replay/source.js';
 import { serveWorld, type ServedWorld } from '../proxy/serve.js';

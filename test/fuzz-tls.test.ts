@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import tls from 'node:tls';
 import fc from 'fast-check';
-import { openWorld } from '../mocks/build.js';
+import { openWorld } from '../scenarios/world.js';
 import { replayJournal } from '../replay/run.js';
 import { fromJournal } from '../replay/source.js';
 import { fcOptions, probe, splitsArb, fuzzTimeout } from './helpers/fuzz.js';

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startStack, type Stack } from '../catalog/stack.js';
 import type { JournalEntry } from '../mocks/core/journal-format.js';
-import { toolArguments, toolOrder } from './helpers/linear-tool-args.js';
+import { toolArguments, toolOrder } from '../mocks/linear/tool-args.js';
 import { testCaDir } from './helpers/proxy.js';
 
 // The real, pinned @tacticlaunch/mcp-linear over MCP, every one of its 198 tools called with

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { loadCatalog } from '../catalog/load.js';
 import { LeafCache, loadCa, signLeaf } from '../certs/index.js';
 import { caPaths } from '../certs/ca.js';
-import { noiseAnswers } from '../mocks/build.js';
+import { noiseAnswers } from '../scenarios/world.js';
 import { CallTracker } from '../mocks/core/attribution.js';
 import { jsonResponse } from '../mocks/core/http.js';
 import { MemoryJournal } from '../mocks/core/journal.js';

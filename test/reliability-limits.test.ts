@@ -1,7 +1,7 @@
 import test from 'ava';
 import { connect, type Socket } from 'node:net';
 import tls from 'node:tls';
-import { openWorld } from '../mocks/build.js';
+import { openWorld } from '../scenarios/world.js';
 import { listenService, MAX_CONNECTIONS_PER_CLIENT, type Listening } from '../proxy/service-listener.js';
 import { exampleToken, startProxiedWorld } from './helpers/proxy.js';
 import { run } from './helpers/proxy-processes.js';

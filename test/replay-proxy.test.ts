@@ -6,7 +6,7 @@ import { Octokit } from '@octokit/rest';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { ProxyAgent, fetch as undiciFetch, type RequestInit } from 'undici';
-import { openWorld } from '../mocks/build.js';
+import { openWorld } from '../scenarios/world.js';
 import { CallTracker } from '../mocks/core/attribution.js';
 import { serveProxyForWorld } from '../proxy/for-world.js';
 import type { Audit } from '../replay/audit.js';

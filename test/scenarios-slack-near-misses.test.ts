@@ -1,5 +1,5 @@
 import test from 'ava';
-import { openWorld } from '../mocks/build.js';
+import { openWorld } from '../scenarios/world.js';
 import type { HeaderList } from '../mocks/core/http.js';
 import { gradeWorld } from '../scenarios/grade-world.js';
 import { loadScenarioManifest } from '../scenarios/manifest.js';

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { openWorld } from '../mocks/build.js';
+import { openWorld } from '../scenarios/world.js';
 import { serveProxyForWorld } from '../proxy/for-world.js';
 import { serveWorld } from '../proxy/serve.js';
 import { listen, listenService } from '../proxy/service-listener.js';

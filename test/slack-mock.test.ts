@@ -1,7 +1,7 @@
 import test from 'ava';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openWorld } from '../mocks/build.js';
+import { openWorld } from '../scenarios/world.js';
 import type { HeaderList } from '../mocks/core/http.js';
 import type { JournalEntry } from '../mocks/core/journal-format.js';
 import type { World } from '../mocks/core/world.js';

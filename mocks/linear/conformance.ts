@@ -1,7 +1,7 @@
-import type { SweepProfile } from '../../catalog/sweep.js';
-// The Linear MCP test's argument builder (ids read from the world as it is before each call).
-// Only the sweep loads this file, never the mock; the builder could move beside it.
-import { toolArguments, toolOrder } from '../../test/helpers/linear-tool-args.js';
+import type { SweepProfile } from '../kit/sweep-profile.js';
+// The argument builder (ids read from the world as it is before each call); only the sweep and
+// the Linear MCP test load it, never the mock.
+import { toolArguments, toolOrder } from './tool-args.js';
 
 /**
  * How the conformance suite and `toolbench coverage` call all 198 tools of @tacticlaunch/mcp-linear:

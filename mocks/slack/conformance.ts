@@ -1,4 +1,4 @@
-import type { SweepProfile } from '../../catalog/sweep.js';
+import type { SweepProfile } from '../kit/sweep-profile.js';
 
 /**
  * How the conformance suite and `toolbench coverage` call every tool of server-slack: in the example workspace (the Helper bot's token), on a

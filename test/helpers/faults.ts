@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openWorld, type OpenWorldOptions } from '../../mocks/build.js';
+import { openWorld, type OpenWorldOptions } from '../../scenarios/world.js';
 import type { JournalEntry } from '../../mocks/core/journal-format.js';
 import type { World } from '../../mocks/core/world.js';
 import { TOKENS, type Send, sender } from './github-requests.js';

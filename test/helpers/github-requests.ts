@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { openWorld } from '../../mocks/build.js';
+import { openWorld } from '../../scenarios/world.js';
 import type { JournalEntry } from '../../mocks/core/journal-format.js';
 import { MemoryJournal } from '../../mocks/core/journal.js';
 import { JOURNAL_FORMAT } from '../../mocks/core/journal-format.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openWorld } from '../../mocks/build.js';
+import { openWorld } from '../../scenarios/world.js';
 import { CallTracker } from '../../mocks/core/attribution.js';
 import type { JournalEntry } from '../../mocks/core/journal-format.js';
 import type { World } from '../../mocks/core/world.js';

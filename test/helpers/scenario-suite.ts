@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { readSnapshots } from '../../catalog/snapshots.js';
 import { startStack } from '../../catalog/stack.js';
-import { openWorld } from '../../mocks/build.js';
+import { openWorld } from '../../scenarios/world.js';
 import type { JournalEntry, McpRecord } from '../../mocks/core/journal-format.js';
 import type { World } from '../../mocks/core/world.js';
 import { openJournal } from '../../replay/source.js';

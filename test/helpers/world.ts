@@ -1,4 +1,4 @@
-import { openWorld, type OpenWorldOptions } from '../../mocks/build.js';
+import { openWorld, type OpenWorldOptions } from '../../scenarios/world.js';
 import type { World } from '../../mocks/core/world.js';
 import { serveWorld } from '../../proxy/serve.js';
 

@@ -1,19 +1,23 @@
+/**
+ * The composition root of a world: catalog + scenario + datasets (the scenario's own and the
+ * shared baselines) + journal → a World. It lives here, above mocks/, so the world core and the
+ * mocks import neither the catalog nor the scenarios (docs/design.md).
+ */
 import { rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadCatalog, type LoadedCatalog } from '../catalog/load.js';
-import type { NoiseEntry } from '../catalog/schema.js';
-import { loadScenarioManifest, type ScenarioManifest } from '../scenarios/manifest.js';
-import { join } from 'node:path';
 import { TOOLBENCH_ROOT } from '../catalog/paths.js';
-import { datasetHash, datasetSource, fileHash, loadDatasetFile } from './core/dataset.js';
-import { ToolbenchError } from './core/errors.js';
-import { resolveFaultPlan, type ChaosLevel } from './core/fault-plan.js';
-import { LevelJournal, MemoryJournal, type Journal } from './core/journal.js';
-import { JOURNAL_FORMAT, type JournalHeader } from './core/journal-format.js';
-import type { NoiseAnswer } from './core/noise.js';
-import { World, type HostedService } from './core/world.js';
-import { serviceDefinitions } from './index.js';
-import { TOOLBENCH_VERSION } from './version.js';
+import type { NoiseEntry } from '../catalog/schema.js';
+import { datasetHash, datasetSource, fileHash, loadDatasetFile } from '../mocks/core/dataset.js';
+import { ToolbenchError } from '../mocks/core/errors.js';
+import { resolveFaultPlan, type ChaosLevel } from '../mocks/core/fault-plan.js';
+import { LevelJournal, MemoryJournal, type Journal } from '../mocks/core/journal.js';
+import { JOURNAL_FORMAT, type JournalHeader } from '../mocks/core/journal-format.js';
+import type { NoiseAnswer } from '../mocks/core/noise.js';
+import { World, type HostedService } from '../mocks/core/world.js';
+import { serviceDefinitions } from '../mocks/index.js';
+import { TOOLBENCH_VERSION } from '../mocks/version.js';
+import { loadScenarioManifest, type ScenarioManifest } from './manifest.js';
 
 export interface OpenWorldOptions {
   scenarioDir: string;

@@ -1,4 +1,4 @@
-import type { StoreDump } from '../../mocks/core/store.js';
+import type { StoreDump } from '../core/store.js';
 
 /**
  * Valid arguments for any tool of @tacticlaunch/mcp-linear, built from its input schema: each

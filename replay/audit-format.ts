@@ -19,8 +19,8 @@ export function formatAudit(audit: Audit, c: ChalkInstance): string {
     c.bold('by service'),
     ...table(['service', ...COLUMNS], Object.entries(audit.byService).map(([service, row]) => [service, ...COLUMNS.map((k) => row[k])])),
     '',
-    c.bold('by endpoint'),
-    ...table(['service', 'endpoint', 'operation', ...COLUMNS], audit.endpoints.map((row) => [row.service, row.endpoint, row.operation ?? '-', ...COLUMNS.map((k) => row[k])]), 3),
+    c.bold('by route'),
+    ...table(['service', 'route', 'operation', ...COLUMNS], audit.routes.map((row) => [row.service, row.route, row.operation ?? '-', ...COLUMNS.map((k) => row[k])]), 3),
   ];
   if (audit.tools.length > 0) {
     lines.push('', c.bold('by MCP tool'),

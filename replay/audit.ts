@@ -1,6 +1,6 @@
 import type { JournalEntry, McpRecord } from '../mocks/core/journal-format.js';
 import { attributionCategory, type AttributionCategory } from './attribution.js';
-import { endpointOf, type RouteResolver } from './endpoint.js';
+import { routeOf, type RouteResolver } from './route.js';
 import type { JournalSource } from './source.js';
 
 /**
@@ -24,10 +24,10 @@ export interface AuditCounts {
   errors: number;
 }
 
-export interface EndpointRow extends AuditCounts {
+export interface RouteRow extends AuditCounts {
   service: string;
-  /** `GET /repos/:owner/:repo`. */
-  endpoint: string;
+  /** `GET /repos/:owner/:repo`: the method and route pattern (the path with ids collapsed when the service has none). */
+  route: string;
   /** The service's operation name (`issues.create`), when the journal recorded one. */
   operation: string | null;
 }
@@ -49,7 +49,7 @@ export interface Audit {
   totals: AuditCounts & { resets: number; faults: number; noise: number };
   byAttribution: Record<AttributionCategory, number>;
   byService: Record<string, AuditCounts>;
-  endpoints: EndpointRow[];
+  routes: RouteRow[];
   tools: ToolRow[];
   /** MCP-level records: tool calls, failed ones, endpoint crashes. */
   mcp: { calls: number; failedCalls: number; crashes: number };
@@ -76,7 +76,7 @@ export async function auditJournal(journal: JournalSource, options: { routes?: R
   const totals = { ...zero(), resets: 0, faults: 0, noise: 0 };
   const byAttribution: Record<AttributionCategory, number> = { mcp: 0, direct: 0, startup: 0, blocked: 0, unattributed: 0 };
   const byService = new Map<string, AuditCounts>();
-  const endpoints = new Map<string, EndpointRow>();
+  const routes = new Map<string, RouteRow>();
   const tools = new Map<string, ToolRow>();
   const tool = (endpoint: string, name: string) => {
     const key = `${endpoint}\0${name}`;
@@ -100,11 +100,11 @@ export async function auditJournal(journal: JournalSource, options: { routes?: R
     const service = entry.service ?? NO_SERVICE;
     if (!byService.has(service)) byService.set(service, zero());
     count(byService.get(service)!, entry);
-    const name = entry.service === null ? `${entry.method} ${entry.host}` : endpointOf(entry.service, entry.method, entry.target, options.routes);
+    const name = entry.service === null ? `${entry.method} ${entry.host}` : routeOf(entry.service, entry.method, entry.target, options.routes);
     const operation = entry.operation?.name ?? null;
     const key = `${service}\0${name}\0${operation}`;
-    if (!endpoints.has(key)) endpoints.set(key, { service, endpoint: name, operation, ...zero() });
-    count(endpoints.get(key)!, entry);
+    if (!routes.has(key)) routes.set(key, { service, route: name, operation, ...zero() });
+    count(routes.get(key)!, entry);
     const attribution = entry.attribution;
     if (attribution?.kind === 'mcp' && attribution.tool) tool(attribution.endpoint ?? attribution.client ?? '?', attribution.tool).requests += 1;
   }
@@ -129,7 +129,7 @@ export async function auditJournal(journal: JournalSource, options: { routes?: R
     totals,
     byAttribution,
     byService: Object.fromEntries([...byService].sort(([a], [b]) => a.localeCompare(b))),
-    endpoints: [...endpoints.values()].sort((a, b) => byCount(a, b) || a.service.localeCompare(b.service) || a.endpoint.localeCompare(b.endpoint)),
+    routes: [...routes.values()].sort((a, b) => byCount(a, b) || a.service.localeCompare(b.service) || a.route.localeCompare(b.route)),
     tools: [...tools.values()].sort((a, b) => (b.calls - a.calls) || byCount(a, b) || a.tool.localeCompare(b.tool)),
     mcp,
   };

@@ -1,7 +1,7 @@
 import type { JournalEntry, OperationRef } from '../mocks/core/journal-format.js';
 import { ServiceRequest } from '../mocks/core/http.js';
 import type { ServiceDefinition } from '../mocks/core/service.js';
-import { collapseIds } from './endpoint.js';
+import { collapseIds } from './route.js';
 
 /**
  * Coverage: per MCP endpoint and tool, the operations its calls reached, each marked by what

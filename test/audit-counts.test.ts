@@ -7,7 +7,7 @@ import { jsonResponse } from '../mocks/core/http.js';
 import { get } from '../mocks/core/router.js';
 import type { ServiceDefinition } from '../mocks/core/service.js';
 import { auditJournal, type Audit } from '../replay/audit.js';
-import { collapseIds, endpointOf, routesResolver } from '../replay/endpoint.js';
+import { collapseIds, routeOf, routesResolver } from '../replay/route.js';
 import { openJournal } from '../replay/source.js';
 import { tempDir, testHeader } from './helpers/journal.js';
 import { toolbench } from './helpers/replay-cli.js';
@@ -57,7 +57,7 @@ function checkAudit(t: import('ava').ExecutionContext, audit: Audit) {
   t.deepEqual(Object.keys(audit.byService), ['(none)', 'counter']);
   t.like(audit.byService['(none)'], { requests: 1, blocked: 1, api_calls: 1, errors: 1 });
   t.like(audit.byService.counter, { requests: 12, api_calls: 9, mcp: 5, mcp_bypass: 2, startup: 3 });
-  t.deepEqual(audit.endpoints.map((row) => [row.service, row.endpoint, row.requests, row.mcp_bypass]), [
+  t.deepEqual(audit.routes.map((row) => [row.service, row.route, row.requests, row.mcp_bypass]), [
     ['counter', 'GET /items', 6, 1],
     ['counter', 'POST /items', 5, 1],
     ['(none)', 'GET evil.test', 1, 0],
@@ -100,7 +100,7 @@ test('endpoints: route patterns when the service has them, else ids collapsed', 
     routes: [get('/repos/:owner/:repo', notFound)],
   };
   const resolve = routesResolver(new Map([['svc', definition]]));
-  t.is(endpointOf('svc', 'GET', '/repos/acme/web?per_page=5', resolve), 'GET /repos/:owner/:repo');
-  t.is(endpointOf('svc', 'HEAD', '/repos/acme/web', resolve), 'HEAD /repos/:owner/:repo');
-  t.is(endpointOf('svc', 'DELETE', '/repos/acme/7', resolve), 'DELETE /repos/acme/:number');
+  t.is(routeOf('svc', 'GET', '/repos/acme/web?per_page=5', resolve), 'GET /repos/:owner/:repo');
+  t.is(routeOf('svc', 'HEAD', '/repos/acme/web', resolve), 'HEAD /repos/:owner/:repo');
+  t.is(routeOf('svc', 'DELETE', '/repos/acme/7', resolve), 'DELETE /repos/acme/:number');
 });

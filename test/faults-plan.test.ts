@@ -261,7 +261,7 @@ test('an addon that throws is reported and skipped; the others still run', async
     ...base.config,
     addons: [
       { name: 'broken', request() { throw new Error('addon bug'); } },
-      { name: 'late', request(exchange) { if (exchange.endpoint === 'GET /user') exchange.fault = { ...exchange.fault!, kind: '503', retryAfter: 9 }; } },
+      { name: 'late', request(exchange) { if (exchange.route === 'GET /user') exchange.fault = { ...exchange.fault!, kind: '503', retryAfter: 9 }; } },
     ],
     onAddonError: (error, addon) => errors.push(`${addon}: ${(error as Error).message}`),
   });

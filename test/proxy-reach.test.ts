@@ -206,7 +206,7 @@ test.serial('noise hosts are answered by the world from the catalog, journaled a
   const audit = await auditJournal(fromJournal(world.journal, 'reach'));
   t.is(audit.totals.noise, 2);
   t.is(audit.totals.requests, (await entries()).filter((e) => e.kind === 'http').length);
-  t.false(Object.keys(audit.byService).includes('(none)') && audit.endpoints.some((row) => row.endpoint.includes('agnost')));
+  t.false(Object.keys(audit.byService).includes('(none)') && audit.routes.some((row) => row.route.includes('agnost')));
 });
 
 test.serial('cloud-metadata probes get a fast 404, journaled as blocked (http through the preload, fetch, curl)', async (t) => {

@@ -79,8 +79,8 @@ test('audit counts the proxy\'s attribution: startup, MCP tool calls, bypass, bl
   const audit = JSON.parse(stdout) as Audit;
   t.like(audit.totals, { startup: 3, mcp: 3, mcp_bypass: 2, blocked: 1, unattributed: 0, api_calls: 6 });
   t.deepEqual(audit.tools.map((row) => [row.endpoint, row.tool, row.requests]), [['github', 'list_issues', 2], ['github', 'create_issue', 1]]);
-  t.true(audit.endpoints.some((row) => row.endpoint === 'POST /repos/:owner/:repo/issues' && row.mcp === 1));
-  t.true(audit.endpoints.some((row) => row.endpoint === 'PATCH /repos/:owner/:repo/issues/:issue_number' && row.mcp_bypass === 1));
+  t.true(audit.routes.some((row) => row.route === 'POST /repos/:owner/:repo/issues' && row.mcp === 1));
+  t.true(audit.routes.some((row) => row.route === 'PATCH /repos/:owner/:repo/issues/:issue_number' && row.mcp_bypass === 1));
 });
 
 test('the listing shows who made each request', async (t) => {

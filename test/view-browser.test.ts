@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { serviceDefinitions } from '../mocks/index.js';
 import type { JournalEntry, McpRecord } from '../mocks/core/journal-format.js';
-import { routesResolver } from '../replay/endpoint.js';
+import { routesResolver } from '../replay/route.js';
 import { readReportFile } from '../replay/report-file.js';
 import { EntryDetailSchema, SummarySchema, TimelinePageSchema } from '../replay/view/api.js';
 import { startViewServer, type ViewServer } from '../replay/view/server.js';

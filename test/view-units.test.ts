@@ -124,7 +124,7 @@ test('an entry\'s operation is shown and searched when the journal records one, 
   t.deepEqual(shape(buildTimeline(index, { q: 'issues.get' })), ['2 mcp']);
 });
 
-test('timeline filters: attribution, status, tool, service, endpoint and search', (t) => {
+test('timeline filters: attribution, status, tool, service, route and search', (t) => {
   const index = trialIndex();
   t.deepEqual(shape(buildTimeline(index, { origin: 'direct' })), ['5 direct']);
   t.deepEqual(shape(buildTimeline(index, { status: '4xx' })), ['call get_issue (2)', '  4 mcp ≠']);
@@ -132,7 +132,7 @@ test('timeline filters: attribution, status, tool, service, endpoint and search'
   t.deepEqual(shape(buildTimeline(index, { tool: 'list_issues' })), ['call list_issues (0)'], 'a call without requests matches its tool');
   t.deepEqual(shape(buildTimeline(index, { tool: 'create_issue' })), ['call create_issue (1)', '  6 mcp']);
   t.deepEqual(shape(buildTimeline(index, { service: 'none' })), []);
-  t.deepEqual(shape(buildTimeline(index, { endpoint: 'GET /repos/acme/widgets/issues/:number', origin: 'direct' })), ['5 direct']);
+  t.deepEqual(shape(buildTimeline(index, { route: 'GET /repos/acme/widgets/issues/:number', origin: 'direct' })), ['5 direct']);
   t.deepEqual(shape(buildTimeline(index, { q: 'issues/6' })), ['call create_issue (1)', '  6 mcp']);
   t.deepEqual(shape(buildTimeline(index, { q: 'LIST_ISSUES' })), ['call list_issues (0)'], 'search is case-insensitive and sees tool names');
 });

@@ -4,7 +4,7 @@ import { serviceDefinitions } from '../../mocks/index.js';
 import { auditJournal } from '../../replay/audit.js';
 import { formatAudit } from '../../replay/audit-format.js';
 import { colors } from '../../replay/colors.js';
-import { routesResolver } from '../../replay/endpoint.js';
+import { routesResolver } from '../../replay/route.js';
 
 interface AuditArgs {
   journal: string;

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import type { CommandModule } from 'yargs';
 import { ToolbenchError } from '../../mocks/core/errors.js';
 import { serviceDefinitions } from '../../mocks/index.js';
-import { routesResolver } from '../../replay/endpoint.js';
+import { routesResolver } from '../../replay/route.js';
 import { startViewServer } from '../../replay/view/server.js';
 import { loadTrial, trialPaths } from '../../replay/view/trial.js';
 import { onShutdown } from '../shared.js';

@@ -15,7 +15,7 @@ export interface PlannedFault {
   retryAfter: number;
   /** The deciding rule's stream id. */
   rule: string;
-  /** Which matching request of its endpoint this was, from 1. */
+  /** Which matching request of its route this was, from 1. */
   n: number;
 }
 
@@ -33,10 +33,10 @@ export interface Exchange {
   /** The request target's path, without the query. */
   readonly path: string;
   /**
-   * The endpoint: method and the service's route pattern (`POST /repos/:owner/:repo/issues`) when
+   * The route: method and the service's route pattern (`POST /repos/:owner/:repo/issues`) when
    * the service has routes as data and one matches (HEAD as GET), else method and path.
    */
-  readonly endpoint: string;
+  readonly route: string;
   /** The operation the service names this request (`issues.create`), or null when none matched. */
   readonly operation: OperationRef | null;
   /** Set by a `request` hook; later addons see it and may replace it. */

@@ -33,7 +33,7 @@ export type Latency = z.infer<typeof LatencySchema>;
 
 /**
  * One rule: which requests it watches (service, method, route pattern), when it fires (`nth`
- * matching request on an endpoint, or a `rate`; every time when neither is given), and what it
+ * matching request on a route, or a `rate`; every time when neither is given), and what it
  * does (`kind`, `latency`, or both).
  */
 export const FaultRuleSchema = z.object({
@@ -48,7 +48,7 @@ export const FaultRuleSchema = z.object({
   operation: z.string().min(1).optional(),
   /** 429, 500, 502, 503 (numbers or strings), `reset` or `timeout`. */
   kind: z.union([z.number().int(), z.string()]).transform(String).pipe(z.enum(FAULT_KINDS)).optional(),
-  /** Fire on these matching requests of each endpoint, counted from 1. */
+  /** Fire on these matching requests of each route, counted from 1. */
   nth: z.array(z.number().int().positive()).min(1).optional(),
   /** Fire on this share of matching requests (decided per request from the fault stream). */
   rate: z.number().min(0).max(1).optional(),

@@ -8,8 +8,8 @@ import type { FaultOrder } from './service.js';
 /**
  * The fault addon: applies a fault plan (fault-plan.ts) to every request, in the world core and
  * before the handler. Each decision comes from its own stream, a hash of (seed, service, rule,
- * endpoint, n-th request of that endpoint the rule matched), never from the ID or content
- * streams: the same requests meet the same faults, and requests to other endpoints do not move
+ * route, n-th request of that route the rule matched), never from the ID or content
+ * streams: the same requests meet the same faults, and requests to other routes do not move
  * them. Counters go back to zero when the world resets. See docs/faults.md.
  */
 export function faultAddon(rules: readonly FaultRule[]): WorldAddon {
@@ -29,10 +29,10 @@ export function faultAddon(rules: readonly FaultRule[]): WorldAddon {
         if (named !== null && !named(exchange.operation?.name)) continue;
         if (!matches(exchange.path)) continue;
         // Every rule counts every request it matches, fired or not, so rules never move each other.
-        const key = `${id}\0${exchange.service}\0${exchange.endpoint}`;
+        const key = `${id}\0${exchange.service}\0${exchange.route}`;
         const n = (counters.get(key) ?? 0) + 1;
         counters.set(key, n);
-        const draw = (what: string) => unit(exchange.seed, exchange.service, id, exchange.endpoint, n, what);
+        const draw = (what: string) => unit(exchange.seed, exchange.service, id, exchange.route, n, what);
         const fires = rule.nth ? rule.nth.includes(n) : rule.rate === undefined || draw('fire') < rule.rate;
         if (!fires) continue;
         // The first firing rule with a kind decides the kind; the first with a latency, the latency.
@@ -55,8 +55,8 @@ export function faultAddon(rules: readonly FaultRule[]): WorldAddon {
 }
 
 /** A uniform number in [0, 1) from the fault stream: its own hash domain, apart from the ID streams. */
-export function unit(seed: number, service: string, rule: string, endpoint: string, n: number, what: string): number {
-  const digest = createHash('sha256').update(['toolbench-fault', seed, service, rule, endpoint, n, what].join('\0')).digest();
+export function unit(seed: number, service: string, rule: string, route: string, n: number, what: string): number {
+  const digest = createHash('sha256').update(['toolbench-fault', seed, service, rule, route, n, what].join('\0')).digest();
   return digest.readUIntBE(0, 6) / 2 ** 48;
 }
 

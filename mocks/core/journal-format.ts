@@ -57,7 +57,7 @@ export type Attribution = z.infer<typeof AttributionSchema>;
  * A fault the world applied (docs/faults.md): `latency` delays the handler's answer; any other
  * kind answered instead of the handler, which never ran. `latencyMs` is real time waited on record
  * (a timeout's hold included) and never on replay. `rule` names the deciding rule's stream and `n`
- * says which matching request of its endpoint this was.
+ * says which matching request of its route this was.
  */
 export const FaultSchema = z.object({
   kind: z.enum(['latency', ...FAULT_KINDS]),

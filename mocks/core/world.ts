@@ -168,14 +168,14 @@ export class World {
     const q = request.target.indexOf('?');
     const path = q === -1 ? request.target : request.target.slice(0, q);
     const routes = runtime.hosted.definition.routes;
-    let endpoint: string | undefined;
+    let route: string | undefined;
     const exchange: Exchange = {
       seq: tick.seq, nowMs: tick.nowMs, seed: this.config.seed, service: runtime.hosted.id, request, path,
-      get endpoint() {
+      get route() {
         const method = request.method === 'HEAD' ? 'GET' : request.method;
         // The REST route's pattern; else the operation's name (GraphQL fields and AWS actions
         // share one path); else the path itself.
-        return endpoint ??= `${request.method} ${routes?.find((r) => r.method === method && r.match(path) !== null)?.pattern ?? operation?.name ?? path}`;
+        return route ??= `${request.method} ${routes?.find((r) => r.method === method && r.match(path) !== null)?.pattern ?? operation?.name ?? path}`;
       },
       operation,
       fault: null,

@@ -25,7 +25,7 @@ export const EntryRowSchema = z.object({
   target: z.string(),
   service: z.string().nullable(),
   /** `GET /repos/:owner/:repo`: the route pattern, or the path with ids collapsed. */
-  endpoint: z.string(),
+  route: z.string(),
   status: z.number().int(),
   origin: OriginSchema,
   /** The MCP tool and endpoint that caused it (origin `mcp`). */
@@ -90,7 +90,7 @@ export const TimelinePageSchema = z.object({
 /** What the filters of `GET /api/timeline` can take (every value present in the journal). */
 export const FacetsSchema = z.object({
   services: z.array(z.string()),
-  endpoints: z.array(z.string()),
+  routes: z.array(z.string()),
   tools: z.array(z.string()),
   origins: z.array(OriginSchema),
   statuses: z.array(z.string()),

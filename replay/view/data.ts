@@ -45,7 +45,7 @@ function facets(entries: readonly IndexedEntry[], calls: readonly McpRecord[]): 
   const origins = new Set(entries.map((entry) => entry.origin));
   return {
     services: sorted(entries.map((entry) => entry.service ?? NO_SERVICE)),
-    endpoints: sorted(entries.map((entry) => entry.endpoint)),
+    routes: sorted(entries.map((entry) => entry.route)),
     tools: sorted([...calls.map((call) => call.tool ?? '?'), ...entries.flatMap((entry) => (entry.tool ? [entry.tool] : []))]),
     origins: (['mcp', 'direct', 'startup', 'blocked', 'unattributed', 'reset'] as const).filter((origin) => origins.has(origin)),
     statuses: [...classes, ...codes.map(String)],

@@ -86,7 +86,7 @@ async function api(trial: LoadedTrial, timelines: TimelineCache, url: URL, showS
   }
   if (path === '/api/timeline') {
     const filter: TimelineFilter = {};
-    for (const name of ['service', 'endpoint', 'tool', 'status', 'q'] as const) {
+    for (const name of ['service', 'route', 'tool', 'status', 'q'] as const) {
       const value = params.get(name);
       if (value !== null && value !== '') filter[name] = value;
     }

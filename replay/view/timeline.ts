@@ -1,6 +1,6 @@
 import type { JournalEntry, McpRecord } from '../../mocks/core/journal-format.js';
 import { attributionLabel } from '../attribution.js';
-import { endpointOf, type RouteResolver } from '../endpoint.js';
+import { routeOf, type RouteResolver } from '../route.js';
 import type { EntryRow, Origin, TimelineRow } from './api.js';
 
 /**
@@ -29,7 +29,7 @@ export interface TrialIndex {
 
 export interface TimelineFilter {
   service?: string;
-  endpoint?: string;
+  route?: string;
   tool?: string;
   origin?: Origin;
   /** `2xx`…`5xx`, or one status code. */
@@ -56,7 +56,7 @@ export function indexEntry(entry: JournalEntry, routes?: RouteResolver): Indexed
   const attribution = entry.attribution;
   const origin = originOf(entry);
   const operation = operationOf(entry);
-  const endpoint = entry.service === null ? `${entry.method} ${entry.host}` : endpointOf(entry.service, entry.method, entry.target, routes);
+  const route = entry.service === null ? `${entry.method} ${entry.host}` : routeOf(entry.service, entry.method, entry.target, routes);
   const fault = entry.fault ? { kind: entry.fault.kind, latencyMs: entry.fault.latencyMs } : null;
   return {
     seq: entry.seq,
@@ -65,7 +65,7 @@ export function indexEntry(entry: JournalEntry, routes?: RouteResolver): Indexed
     host: entry.host,
     target: entry.target,
     service: entry.service,
-    endpoint,
+    route,
     status: entry.response.status,
     origin,
     tool: attribution?.kind === 'mcp' ? attribution.tool : null,
@@ -76,7 +76,7 @@ export function indexEntry(entry: JournalEntry, routes?: RouteResolver): Indexed
     responseBytes: entry.response.body.length,
     operation,
     search: [entry.seq, entry.method, entry.host + entry.target, entry.response.status, origin, attributionLabel(attribution),
-      operation ?? '', fault?.kind ?? '', endpoint].join(' ').toLowerCase(),
+      operation ?? '', fault?.kind ?? '', route].join(' ').toLowerCase(),
   };
 }
 
@@ -95,7 +95,7 @@ function statusMatches(status: number, wanted: string): boolean {
 
 function entryMatches(entry: IndexedEntry, filter: TimelineFilter, q: string): boolean {
   if (filter.service !== undefined && (entry.service ?? NO_SERVICE) !== filter.service) return false;
-  if (filter.endpoint !== undefined && entry.endpoint !== filter.endpoint) return false;
+  if (filter.route !== undefined && entry.route !== filter.route) return false;
   if (filter.tool !== undefined && entry.tool !== filter.tool) return false;
   if (filter.origin !== undefined && entry.origin !== filter.origin) return false;
   if (filter.status !== undefined && !statusMatches(entry.status, filter.status)) return false;
@@ -134,7 +134,7 @@ export function buildTimeline(index: TrialIndex, filter: TimelineFilter = {}, un
   top.sort((a, b) => a.key - b.key || a.order - b.order || seqOrN(a.item) - seqOrN(b.item));
 
   const filtered = isFiltered(filter);
-  const callOnlyFilter = filter.service === undefined && filter.endpoint === undefined && filter.status === undefined
+  const callOnlyFilter = filter.service === undefined && filter.route === undefined && filter.status === undefined
     && (filter.origin === undefined || filter.origin === 'mcp');
   const rows: TimelineRow[] = [];
   const entryRow = (entry: IndexedEntry, depth: 0 | 1): EntryRow => {

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { ToolbenchError } from '../../mocks/core/errors.js';
 import type { JournalEntry, McpRecord } from '../../mocks/core/journal-format.js';
 import { TrialResultSchema, type TrialResult } from '../../scenarios/grade/result.js';
-import type { RouteResolver } from '../endpoint.js';
+import type { RouteResolver } from '../route.js';
 import { readReportFile, type ReplayReportFile } from '../report-file.js';
 import { openJournal, type JournalSource } from '../source.js';
 import { indexCall, indexEntry, type TrialIndex } from './timeline.js';

@@ -50,7 +50,7 @@ const timeline = {
 function filterQuery() {
   const params = new URLSearchParams();
   const add = (name, id) => { const value = $(id).value; if (value) params.set(name, value); };
-  add('q', 'q'); add('service', 'f-service'); add('endpoint', 'f-endpoint'); add('tool', 'f-tool');
+  add('q', 'q'); add('service', 'f-service'); add('route', 'f-route'); add('tool', 'f-tool');
   add('origin', 'f-origin'); add('status', 'f-status');
   if ($('unfold').checked) params.set('unfold', 'startup');
   return params;
@@ -249,7 +249,7 @@ async function showEntry(seq) {
   $('detail').replaceChildren(h('article', { id: 'entry', dataset: { seq } },
     h('h2', {}, `seq ${row.seq} · ${row.method} ${row.host}${row.target} → `, h('span', { class: statusClass(row.status) }, row.status)),
     facts([
-      ['time', row.time], ['kind', d.kind], ['service', row.service ?? '(none)'], ['endpoint', row.endpoint],
+      ['time', row.time], ['kind', d.kind], ['service', row.service ?? '(none)'], ['route', row.route],
       ['operation', row.operation], ['attribution', h('span', {}, h('span', { class: `pill ${row.origin}` }, row.origin === 'direct' ? 'bypass (direct)' : row.origin), ' ', attribution)],
       ['fault', fault], ['oversize', d.request.oversize ? 'request body over the limit (not read)' : null],
       ['replay', row.divergent ? h('a', { href: '#divergence' }, 'differs on replay') : null],
@@ -401,14 +401,14 @@ async function start() {
   }
   for (const warning of summary.warnings) note(warning);
   fillSelect('f-service', summary.facets.services);
-  fillSelect('f-endpoint', summary.facets.endpoints);
+  fillSelect('f-route', summary.facets.routes);
   fillSelect('f-tool', summary.facets.tools);
   fillSelect('f-origin', summary.facets.origins, (o) => (o === 'direct' ? 'direct (bypass)' : o));
   fillSelect('f-status', summary.facets.statuses);
 
   let typing = 0;
   $('q').addEventListener('input', () => { clearTimeout(typing); typing = setTimeout(() => resetTimeline().catch(showError), 200); });
-  for (const id of ['f-service', 'f-endpoint', 'f-tool', 'f-origin', 'f-status', 'unfold']) $(id).addEventListener('change', () => resetTimeline().catch(showError));
+  for (const id of ['f-service', 'f-route', 'f-tool', 'f-origin', 'f-status', 'unfold']) $(id).addEventListener('change', () => resetTimeline().catch(showError));
   $('filters').addEventListener('submit', (event) => event.preventDefault());
   $('timeline').addEventListener('scroll', scheduleRender, { passive: true });
   $('timeline').addEventListener('keydown', stepSelection);

@@ -1,6 +1,6 @@
 import type { ServiceDefinition } from '../mocks/core/service.js';
 
-/** Names the endpoint a request hit: its route pattern when the service has routes as data. */
+/** Names the route a request hit: its route pattern when the service has routes as data. */
 export type RouteResolver = (service: string | null, method: string, path: string) => string | undefined;
 
 /** Route patterns from each service's `routes` (HEAD is matched as GET, as the router does). */
@@ -30,7 +30,7 @@ export function collapseIds(path: string): string {
 }
 
 /** `GET /repos/:owner/:repo`: the method and the route pattern, or the path with ids collapsed. */
-export function endpointOf(service: string | null, method: string, target: string, resolve?: RouteResolver): string {
+export function routeOf(service: string | null, method: string, target: string, resolve?: RouteResolver): string {
   const q = target.indexOf('?');
   const path = q === -1 ? target : target.slice(0, q);
   return `${method} ${resolve?.(service, method, path) ?? collapseIds(path)}`;

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { offsetPage } from '../mocks/kit/pagination/offset.js';
+import { offsetPage, type OffsetPage } from '../mocks/kit/pagination/offset.js';
 
 const items = Array.from({ length: 45 }, (_, i) => i);
 
@@ -17,7 +17,7 @@ test('walking next_offset visits every item once', (t) => {
   const seen: number[] = [];
   let next: number | null = 0;
   while (next !== null) {
-    const page = offsetPage(items, { offset: next, limit: 7 });
+    const page: OffsetPage<number> = offsetPage(items, { offset: next, limit: 7 });
     seen.push(...page.items);
     next = page.next_offset;
   }

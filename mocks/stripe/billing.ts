@@ -15,6 +15,8 @@ const InvoiceBody = z.object({
 
 const InvoiceItemBody = z.object({
   customer: z.string(), invoice: z.string().optional(), price: z.string().optional(), amount: int.optional(), currency: currency.optional(),
+  // API versions from 2025-03-31 name the price `pricing[price]` (stripe-node 18+); older ones `price` (the MCP server's 17.7).
+  pricing: z.object({ price: z.string() }).strict().optional(),
   description: z.string().optional(), quantity: int.optional(), metadata, expand,
 }).strict();
 
@@ -67,7 +69,9 @@ export const billingOperations: Operation<StripeCtx>[] = [
   }, { input: { body: z.object({ auto_advance: bool.optional(), expand }).strict() } }),
 
   operation('invoiceitems.create', rest('POST', '/v1/invoiceitems'), (call, c: StripeCtx) => {
-    const body = call.body as z.infer<typeof InvoiceItemBody>;
+    const { pricing, ...rest } = call.body as z.infer<typeof InvoiceItemBody>;
+    if (pricing !== undefined && rest.price !== undefined) throw stripeError(400, 'invalid_request_error', '', 'You may only specify one of these parameters: price, pricing.', 'pricing');
+    const body = { ...rest, price: rest.price ?? pricing?.price };
     customerOf(c, body.customer, 'customer');
     if ((body.price === undefined) === (body.amount === undefined)) {
       throw stripeError(400, 'invalid_request_error', 'parameter_missing', 'You must specify either `price` or `amount` (with `currency`).', body.price === undefined ? 'amount' : 'price');

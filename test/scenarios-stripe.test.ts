@@ -88,8 +88,8 @@ for (const dir of dirs) {
       await stack.close();
     }
     t.is(result.reward, 1, result.checks.filter((c) => !c.ok).map((c) => `${c.kind}: ${c.description} (${c.detail})`).join('\n'));
-    t.like(result, { r_c: 1, r_b: 0, mcp_bypass: 0 });
     t.deepEqual(result.unintended, []);
+    t.like(result, { r_c: 1, r_b: 0, mcp_bypass: 0 });
     const report = await verifyJournal(journalDir);
     t.is(report.verdict, 'identical', JSON.stringify(report.firstDivergence));
     t.is(report.entries, result.world_requests);

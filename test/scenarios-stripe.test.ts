@@ -96,6 +96,31 @@ for (const dir of dirs) {
   });
 }
 
+/** A near miss scores 0: the wrong one of two identical charges refunded, or the right order refunded in full. */
+test('near misses score 0: the forbidden refund is caught and the expected state is missing', async (t) => {
+  const cases: [string, string][] = [
+    ['business/stripe/refund-duplicate-charge', 'payment_intent=pi_5da3PkhBPaT4EY0jeC9UmCUr'],
+    ['business/stripe/partial-refund-damaged-item', 'payment_intent=pi_PTGy2AdBMTSZg7f3oJAkf5EL'],
+    ['business/stripe/partial-refund-damaged-item', 'payment_intent=pi_1YmkuF32aHGUAjjdY4ttcILB'],
+  ];
+  for (const [id, form] of cases) {
+    const dir = join('scenarios', id);
+    const manifest = manifests.get(dir)!;
+    const opened = await openWorld({ scenarioDir: dir });
+    try {
+      const initial = opened.world.gradingState('initial');
+      const response = await opened.world.dispatch({ host: 'api.stripe.com', method: 'POST', target: '/v1/refunds', body: new TextEncoder().encode(form),
+        headers: [['Authorization', `Bearer ${manifest.credentials.stripe as string}`], ['Content-Type', 'application/x-www-form-urlencoded']] });
+      t.is(response.status, 200, `${id}: ${form}`);
+      const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+      t.is(result.reward, 0, `${id}: ${form}`);
+      t.false(result.forbidden_calls_ok, `${id}: ${form}`);
+    } finally {
+      await opened.world.journal.close();
+    }
+  }
+});
+
 /**
  * The oracle agent, in process: each solution call over MCP, one after another; the failures.
  * The Stripe server reports a failed API call as text ("Failed to create refund"), not isError.

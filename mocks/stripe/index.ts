@@ -7,7 +7,7 @@ import { customerOperations } from './customers.js';
 import { StripeDatasetSchema, type StripeDataset } from './dataset.js';
 import { docsOperations } from './docs.js';
 import { loadStripe } from './load.js';
-import { stripeAuth, stripeHeaders, stripeIdempotency } from './middleware.js';
+import { stripeAuth, stripeFault, stripeHeaders, stripeIdempotency } from './middleware.js';
 import { paymentOperations } from './payments.js';
 
 /**
@@ -26,6 +26,7 @@ export const stripeService = defineService<StripeDataset, StripeCtx>({
   errors: (error) => stripeErrors(error),
   refusal: (reason, detail) => stripeRefusal(reason, detail),
   middleware: [stripeHeaders, stripeAuth, stripeIdempotency],
+  fault: stripeFault,
   volatile: {
     idempotency: '*',
     // Side effects of refunds, invoice items and finalizing, graded through the objects that cause them.
@@ -33,7 +34,7 @@ export const stripeService = defineService<StripeDataset, StripeCtx>({
     charges: ['amount_refunded', 'refunded'],
     customers: ['next_invoice_sequence'],
     products: ['default_price', 'updated'],
-    subscriptions: ['canceled_at', 'ended_at', 'cancel_at', 'cancellation_details.reason'],
+    subscriptions: ['canceled_at', 'ended_at', 'cancel_at', 'cancellation_details'],
     disputes: ['evidence_details.has_evidence'],
     invoices: ['lines', 'amount_due', 'amount_remaining', 'subtotal', 'subtotal_excluding_tax', 'total', 'total_excluding_tax', 'currency', 'number', 'hosted_invoice_url', 'invoice_pdf', 'effective_at', 'due_date', 'status_transitions'],
   },

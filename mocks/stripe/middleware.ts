@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { bytes, type ServiceResponse } from '../core/http.js';
+import { bytes, type ServiceRequest, type ServiceResponse } from '../core/http.js';
+import type { FaultOrder, ServiceContext } from '../core/service.js';
 import { stripeError, stripeErrors, stripeRefusal } from '../kit/envelopes/stripe.js';
 import type { Middleware } from '../kit/define.js';
 import { prefixedId } from '../kit/ids.js';
-import type { StripeCtx } from './context.js';
+import { stripeContext, type StripeCtx } from './context.js';
 
 /**
  * Stripe's headers on every answer, errors included: `Request-Id` (seeded) and `Stripe-Version`
@@ -11,19 +12,36 @@ import type { StripeCtx } from './context.js';
  */
 export const stripeHeaders: Middleware<StripeCtx> = (req, c, next, matched) => {
   const requested = req.header('stripe-version');
-  const version = requested ?? c.account.api_version;
-  const requestId = prefixedId(c.ids, 'req_', 'request');
-  const decorate = (response: ServiceResponse): ServiceResponse => {
-    const key = req.header('idempotency-key');
-    return { ...response, headers: [...response.headers, ['Request-Id', requestId], ['Stripe-Version', version], ...(key ? [['Idempotency-Key', key] as [string, string]] : [])] };
-  };
   if (requested !== undefined && !/^\d{4}-\d{2}-\d{2}(\.[a-z]+)?$/.test(requested)) {
-    return decorate(stripeErrors(stripeError(400, 'invalid_request_error', '', `Invalid Stripe API version: ${requested}`, 'Stripe-Version')));
+    return withStripeHeaders(req, c, stripeErrors(stripeError(400, 'invalid_request_error', '', `Invalid Stripe API version: ${requested}`, 'Stripe-Version')));
   }
   // Stripe names the method and path it did not recognise (the kit's refusal does not see them).
-  if (matched === null) return decorate(stripeErrors(stripeRefusal('not_found', {}, req)));
-  return decorate(next());
+  if (matched === null) return withStripeHeaders(req, c, stripeErrors(stripeRefusal('not_found', {}, req)));
+  return withStripeHeaders(req, c, next());
 };
+
+export function withStripeHeaders(req: ServiceRequest, c: StripeCtx, response: ServiceResponse): ServiceResponse {
+  const key = req.header('idempotency-key');
+  const headers: [string, string][] = [['Request-Id', prefixedId(c.ids, 'req_', 'request')], ['Stripe-Version', req.header('stripe-version') ?? c.account.api_version]];
+  if (key) headers.push(['Idempotency-Key', key]);
+  return { ...response, headers: [...response.headers, ...headers] };
+}
+
+/**
+ * Stripe's answers when a fault stands in for the handler (docs/faults.md): 429 is its rate limit
+ * (`rate_limit`, with `Retry-After`), 5xx its `api_error` with `Stripe-Should-Retry: true` (what
+ * stripe-node's retry logic reads); `reset` is a 502 the transport cuts, `timeout` a gateway's 504.
+ */
+export function stripeFault(order: FaultOrder, req: ServiceRequest, ctx: ServiceContext): ServiceResponse {
+  const c = stripeContext(req, ctx);
+  const retryAfter: [string, string][] = order.kind === '429' || order.kind === '503' ? [['Retry-After', String(order.retryAfter)]] : [];
+  const error = order.kind === '429'
+    ? stripeError(429, 'invalid_request_error', 'rate_limit', 'Request rate limit exceeded. Learn more about rate limits here https://stripe.com/docs/rate-limits.', undefined, retryAfter)
+    : stripeError(FAULT_STATUS[order.kind], 'api_error', '', 'An unknown error occurred. Please try again later.', undefined, [...retryAfter, ['Stripe-Should-Retry', 'true']]);
+  return withStripeHeaders(req, c, stripeErrors(error));
+}
+
+const FAULT_STATUS: Record<Exclude<FaultOrder['kind'], '429'>, number> = { 500: 500, 502: 502, 503: 503, reset: 502, timeout: 504 };
 
 /** A secret key of the account, by bearer or basic auth; the docs search (ai.stripe.com) takes none. */
 export const stripeAuth: Middleware<StripeCtx> = (req, c, next, matched) => {

@@ -35,7 +35,7 @@ export const stripeService = defineService<StripeDataset, StripeCtx>({
     customers: ['next_invoice_sequence'],
     products: ['default_price', 'updated'],
     subscriptions: ['canceled_at', 'ended_at', 'cancel_at', 'cancellation_details'],
-    disputes: ['evidence_details.has_evidence'],
+    disputes: ['evidence_details'],
     invoices: ['lines', 'amount_due', 'amount_remaining', 'subtotal', 'subtotal_excluding_tax', 'total', 'total_excluding_tax', 'currency', 'number', 'hosted_invoice_url', 'invoice_pdf', 'effective_at', 'due_date', 'status_transitions'],
   },
 });

@@ -5,6 +5,7 @@ import { FaultRuleSchema } from '../mocks/core/fault-plan.js';
 import { MemoryJournal } from '../mocks/core/journal.js';
 import { World } from '../mocks/core/world.js';
 import { serveWorld } from '../proxy/serve.js';
+import { journalEntries } from './helpers/mcp-stack.js';
 
 // Faults in Stripe's words: a 429 is its rate limit, a 503 its api_error with
 // Stripe-Should-Retry; stripe-node v23, unmodified, retries both and gets the real answer.
@@ -36,9 +37,9 @@ test('a 429 and a 503 answer in Stripe\'s envelope; stripe-node retries them and
     const stripe = new Stripe(KEY, { host: w.url.hostname, port: Number(w.url.port), protocol: 'http', maxNetworkRetries: 2 });
     const balance = await stripe.balance.retrieve();
     t.is(balance.object, 'balance');
-    const statuses = (await (async () => { await w.world.journal.flush(); const out: number[] = []; for await (const e of w.world.journal.entries()) if (e.target === '/v1/balance') out.push(e.response.status); return out; })());
-    t.deepEqual(statuses, [503, 200], 'the 503 (Stripe-Should-Retry: true) was retried once');
-    const first = (await (async () => { for await (const e of w.world.journal.entries()) if (e.target === '/v1/balance') return e; return null; })())!;
+    const balances = (await journalEntries(w.world.journal)).filter((e) => e.target === '/v1/balance');
+    t.deepEqual(balances.map((e) => e.response.status), [503, 200], 'the 503 (Stripe-Should-Retry: true) was retried once');
+    const first = balances[0]!;
     t.like(JSON.parse(new TextDecoder().decode(first.response.body)), { error: { type: 'api_error' } });
     t.true(first.response.headers.some(([name, value]) => name === 'Stripe-Should-Retry' && value === 'true'));
   } finally {

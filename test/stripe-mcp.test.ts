@@ -1,12 +1,8 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startStack, type Stack } from '../catalog/stack.js';
-import type { JournalEntry, McpRecord } from '../mocks/core/journal-format.js';
 import type { StripeDataset } from '../mocks/stripe/dataset.js';
-import { testCaDir } from './helpers/proxy.js';
+import { journalMcpRecords, useMcpStack } from './helpers/mcp-stack.js';
 
 // The real, pinned @stripe/mcp 0.2.5 (agent-toolkit, stripe-node 17.7 with its own keep-alive
 // agent) with --tools=all: every one of its 22 tools is called over MCP through the bridge, the
@@ -14,37 +10,15 @@ import { testCaDir } from './helpers/proxy.js';
 
 const SCENARIO = 'scenarios/example/stripe/basic';
 const data = JSON.parse(readFileSync(join(SCENARIO, 'dataset', 'stripe.json'), 'utf8')) as StripeDataset;
-let stack: Stack;
-let client: Client;
-
-test.before(async () => {
-  stack = await startStack({ scenarioDir: SCENARIO, ports: 'ephemeral', caDir: testCaDir(), endpoints: true });
-  client = new Client({ name: 'test-agent', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(stack.addresses().mcp.stripe!)));
-});
-test.after.always(async () => {
-  await client?.close();
-  await stack?.close();
-});
-
-async function entries(): Promise<JournalEntry[]> {
-  await stack.world.journal.flush();
-  const out: JournalEntry[] = [];
-  for await (const entry of stack.world.journal.entries()) out.push(entry);
-  return out;
-}
-async function calls(): Promise<McpRecord[]> {
-  await stack.world.journal.flush();
-  const out: McpRecord[] = [];
-  for await (const record of stack.world.journal.mcpRecords()) if (record.kind === 'call') out.push(record);
-  return out;
-}
+const mcp = useMcpStack(test, SCENARIO, 'stripe');
+const entries = () => mcp.entries();
+const calls = async () => (await journalMcpRecords(mcp.stack().world.journal)).filter((record) => record.kind === 'call');
 const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
 
 test.serial('the bridge lists the server\'s 22 tools', async (t) => {
-  const { tools } = await client.listTools();
+  const { tools } = await mcp.client().listTools();
   t.is(tools.length, 22, tools.map((tool) => tool.name).join(', '));
-  t.is(client.getServerVersion()?.name, 'Stripe');
+  t.is(mcp.client().getServerVersion()?.name, 'Stripe');
 });
 
 test.serial('every tool, with valid arguments, is answered by a Stripe operation: no failure, no 5xx, nothing unmatched', async (t) => {
@@ -53,7 +27,7 @@ test.serial('every tool, with valid arguments, is answered by a Stripe operation
   const dispute = data.disputes.find((d) => d.status === 'needs_response')!;
   const results = new Map<string, string>();
   const call = async (name: string, args: Record<string, unknown>) => {
-    const result = await client.callTool({ name, arguments: args });
+    const result = await mcp.client().callTool({ name, arguments: args });
     t.falsy(result.isError, `${name}: ${text(result)}`);
     results.set(name, text(result));
     return text(result);
@@ -91,7 +65,7 @@ test.serial('every tool, with valid arguments, is answered by a Stripe operation
   t.deepEqual(JSON.parse(await call('update_dispute', { dispute: dispute.id!, evidence: { uncategorized_text: 'Signed delivery receipt.' }, submit: true })), { id: dispute.id });
   t.true(JSON.parse(await call('list_disputes', { limit: 10 })).some((d: { id: string }) => d.id === dispute.id));
 
-  const { tools } = await client.listTools();
+  const { tools } = await mcp.client().listTools();
   t.deepEqual(tools.map((tool) => tool.name).filter((name) => !results.has(name)), [], 'every tool was called');
   for (const [name, answer] of results) t.false(answer.startsWith('"Failed to'), `${name}: ${answer}`);
 
@@ -106,7 +80,7 @@ test.serial('every tool, with valid arguments, is answered by a Stripe operation
     t.is(byCall.get(entry.attribution!.callId!), entry.attribution!.tool, where);
   }
   t.deepEqual([...new Set(made.map((e) => e.attribution!.tool))].sort(), [...results.keys()].sort(), 'each tool made at least one request');
-  const state = stack.world.state().stripe!;
+  const state = mcp.stack().world.state().stripe!;
   t.like(state.customers![customer.id], { name: 'Katherine Johnson' });
   t.like(state.subscriptions![toCancel!.id], { status: 'canceled' });
 });

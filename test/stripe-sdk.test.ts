@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import Stripe from 'stripe';
 import { startStack, type Stack } from '../catalog/stack.js';
-import type { JournalEntry } from '../mocks/core/journal-format.js';
+import { journalEntries } from './helpers/mcp-stack.js';
 import { testCaDir } from './helpers/proxy.js';
 
 // stripe-node v23, unmodified (a client no one here wrote), against the Stripe mock: on the
@@ -31,12 +31,7 @@ test.before(async () => {
 });
 test.after.always(() => stack?.close());
 
-async function entries(): Promise<JournalEntry[]> {
-  await stack.world.journal.flush();
-  const out: JournalEntry[] = [];
-  for await (const entry of stack.world.journal.entries()) out.push(entry);
-  return out;
-}
+const entries = () => journalEntries(stack.world.journal);
 
 test.serial('customers: create with nested metadata, retrieve, list every page with auto-pagination, filter by email', async (t) => {
   const created = await stripe.customers.create({ name: 'Ada Lovelace', email: 'ada@engine.example', metadata: { order: '1', tier: 'gold' } });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { stripeError } from '../kit/envelopes/stripe.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
-import { bool, currency, expand, int, listPage, listQuery, mergeMetadata, metadata, noSuch, noSuchParam, ok, parseQuery, type StripeCtx } from './context.js';
+import { bool, currency, expand, int, listPage, listQuery, matching, mergeMetadata, metadata, noSuch, noSuchParam, ok, parseQuery, retrieveOperation, type StripeCtx } from './context.js';
 import { customerOf } from './customers.js';
 import type { Subscription } from './model.js';
 import { finalize, makeInvoice, makeInvoiceItem, refreshInvoice, subscriptionItem } from './objects.js';
@@ -51,19 +51,15 @@ export const billingOperations: Operation<StripeCtx>[] = [
       customer: z.string().optional(), subscription: z.string().optional(),
       status: z.enum(['draft', 'open', 'paid', 'uncollectible', 'void']).optional(), collection_method: z.enum(['charge_automatically', 'send_invoice']).optional(),
     }));
-    const items = c.db.invoices.filter((i) => (query.customer === undefined || i.customer === query.customer) && (query.subscription === undefined || i.subscription === query.subscription)
-      && (query.status === undefined || i.status === query.status) && (query.collection_method === undefined || i.collection_method === query.collection_method));
+    const items = c.db.invoices.filter(matching(query, ['customer', 'subscription', 'status', 'collection_method']));
     return listPage(c, items, query, '/v1/invoices');
   }),
 
-  operation('invoices.retrieve', rest('GET', '/v1/invoices/:invoice'), (call, c: StripeCtx) => {
-    const query = parseQuery(call.req, z.object({ expand }).strict());
-    return ok(c, c.db.invoices.get(call.params.invoice) ?? noSuch('invoice', call.params.invoice, 'invoice'), query.expand);
-  }),
+  retrieveOperation('invoices.retrieve', '/v1/invoices/:invoice', 'invoice', (db) => db.invoices),
 
   operation('invoices.finalize', rest('POST', '/v1/invoices/:invoice/finalize'), (call, c: StripeCtx) => {
     const body = call.body as { auto_advance?: boolean; expand?: string[] };
-    const invoice = c.db.invoices.get(call.params.invoice) ?? noSuch('invoice', call.params.invoice, 'invoice');
+    const invoice = c.db.invoices.get(call.params.invoice) ?? noSuch('invoice', call.params.invoice);
     if (invoice.status !== 'draft') throw stripeError(400, 'invalid_request_error', 'invoice_not_editable', `This invoice is already finalized, you can't re-finalize a non-draft invoice.`);
     return ok(c, finalize(c, invoice.id), body.expand);
   }, { input: { body: z.object({ auto_advance: bool.optional(), expand }).strict() } }),
@@ -95,8 +91,7 @@ export const billingOperations: Operation<StripeCtx>[] = [
 
   operation('invoiceitems.list', rest('GET', '/v1/invoiceitems'), (call, c: StripeCtx) => {
     const query = parseQuery(call.req, listQuery({ customer: z.string().optional(), invoice: z.string().optional(), pending: bool.optional() }));
-    const items = c.db.invoiceitems.filter((i) => (query.customer === undefined || i.customer === query.customer) && (query.invoice === undefined || i.invoice === query.invoice)
-      && (query.pending === undefined || (i.invoice === null) === query.pending));
+    const items = c.db.invoiceitems.filter((i) => matching(query, ['customer', 'invoice'])(i) && (query.pending === undefined || (i.invoice === null) === query.pending));
     return listPage(c, items, query, '/v1/invoiceitems');
   }),
 
@@ -113,16 +108,12 @@ export const billingOperations: Operation<StripeCtx>[] = [
     return listPage(c, items, query, '/v1/subscriptions');
   }),
 
-  operation('subscriptions.retrieve', rest('GET', '/v1/subscriptions/:subscription_exposed_id'), (call, c: StripeCtx) => {
-    const query = parseQuery(call.req, z.object({ expand }).strict());
-    const id = call.params.subscription_exposed_id;
-    return ok(c, c.db.subscriptions.get(id) ?? noSuch('subscription', id, 'subscription_exposed_id'), query.expand);
-  }),
+  retrieveOperation('subscriptions.retrieve', '/v1/subscriptions/:subscription_exposed_id', 'subscription', (db) => db.subscriptions),
 
   operation('subscriptions.update', rest('POST', '/v1/subscriptions/:subscription_exposed_id'), (call, c: StripeCtx) => {
     const body = call.body as z.infer<typeof SubscriptionBody>;
     const id = call.params.subscription_exposed_id;
-    const old = c.db.subscriptions.get(id) ?? noSuch('subscription', id, 'subscription_exposed_id');
+    const old = c.db.subscriptions.get(id) ?? noSuch('subscription', id);
     if (old.status === 'canceled' && (body.items !== undefined || body.cancel_at_period_end !== undefined || body.proration_behavior !== undefined)) {
       throw stripeError(400, 'invalid_request_error', '', 'A canceled subscription can only update its cancellation_details and metadata.');
     }
@@ -155,7 +146,7 @@ export const billingOperations: Operation<StripeCtx>[] = [
   operation('subscriptions.cancel', rest('DELETE', '/v1/subscriptions/:subscription_exposed_id'), (call, c: StripeCtx) => {
     const body = call.body as z.infer<typeof CancelBody>;
     const id = call.params.subscription_exposed_id;
-    const old = c.db.subscriptions.get(id) ?? noSuch('subscription', id, 'subscription_exposed_id');
+    const old = c.db.subscriptions.get(id) ?? noSuch('subscription', id);
     if (old.status === 'canceled') throw stripeError(404, 'invalid_request_error', 'resource_missing', `No such subscription: '${id}'`, 'subscription_exposed_id');
     const subscription = c.db.subscriptions.put(id, {
       ...old, status: 'canceled', canceled_at: c.now, ended_at: c.now,

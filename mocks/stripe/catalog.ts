@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { stripeError } from '../kit/envelopes/stripe.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
-import { bool, currency, decimal, expand, int, listPage, listQuery, mergeMetadata, metadata, noSuch, noSuchParam, ok, parseQuery, type StripeCtx } from './context.js';
+import { bool, currency, decimal, expand, int, listPage, listQuery, matching, mergeMetadata, metadata, noSuchParam, ok, parseQuery, retrieveOperation, type StripeCtx } from './context.js';
 import { makeCoupon, makePaymentLink, makePrice, makeProduct } from './objects.js';
 
 /** Products, prices, coupons and payment links: what a merchant sells. */
@@ -55,10 +55,7 @@ export const catalogOperations: Operation<StripeCtx>[] = [
     return listPage(c, items, query, '/v1/products');
   }),
 
-  operation('products.retrieve', rest('GET', '/v1/products/:id'), (call, c: StripeCtx) => {
-    const query = parseQuery(call.req, z.object({ expand }).strict());
-    return ok(c, c.db.products.get(call.params.id) ?? noSuch('product', call.params.id), query.expand);
-  }),
+  retrieveOperation('products.retrieve', '/v1/products/:id', 'product', (db) => db.products),
 
   operation('prices.create', rest('POST', '/v1/prices'), (call, c: StripeCtx) => {
     const body = call.body as z.infer<typeof PriceBody>;
@@ -77,16 +74,12 @@ export const catalogOperations: Operation<StripeCtx>[] = [
       product: z.string().optional(), active: bool.optional(), currency: currency.optional(),
       type: z.enum(['one_time', 'recurring']).optional(), lookup_keys: z.array(z.string()).optional(),
     }));
-    const items = c.db.prices.filter((p) => (query.product === undefined || p.product === query.product)
-      && (query.active === undefined || p.active === query.active) && (query.currency === undefined || p.currency === query.currency)
-      && (query.type === undefined || p.type === query.type) && (query.lookup_keys === undefined || query.lookup_keys.includes(p.lookup_key as string)));
+    const items = c.db.prices.filter((p) => matching(query, ['product', 'active', 'currency', 'type'])(p)
+      && (query.lookup_keys === undefined || query.lookup_keys.includes(p.lookup_key as string)));
     return listPage(c, items, query, '/v1/prices');
   }),
 
-  operation('prices.retrieve', rest('GET', '/v1/prices/:price'), (call, c: StripeCtx) => {
-    const query = parseQuery(call.req, z.object({ expand }).strict());
-    return ok(c, c.db.prices.get(call.params.price) ?? noSuch('price', call.params.price), query.expand);
-  }),
+  retrieveOperation('prices.retrieve', '/v1/prices/:price', 'price', (db) => db.prices),
 
   operation('coupons.create', rest('POST', '/v1/coupons'), (call, c: StripeCtx) => {
     const body = call.body as z.infer<typeof CouponBody>;
@@ -109,10 +102,7 @@ export const catalogOperations: Operation<StripeCtx>[] = [
     return listPage(c, c.db.coupons.values(), query, '/v1/coupons');
   }),
 
-  operation('coupons.retrieve', rest('GET', '/v1/coupons/:coupon'), (call, c: StripeCtx) => {
-    const query = parseQuery(call.req, z.object({ expand }).strict());
-    return ok(c, c.db.coupons.get(call.params.coupon) ?? noSuch('coupon', call.params.coupon), query.expand);
-  }),
+  retrieveOperation('coupons.retrieve', '/v1/coupons/:coupon', 'coupon', (db) => db.coupons),
 
   operation('payment_links.create', rest('POST', '/v1/payment_links'), (call, c: StripeCtx) => {
     const body = call.body as z.infer<typeof PaymentLinkBody>;
@@ -124,8 +114,5 @@ export const catalogOperations: Operation<StripeCtx>[] = [
     return ok(c, makePaymentLink(c, { ...fields, metadata: mergeMetadata({}, meta) } as Parameters<typeof makePaymentLink>[1]), paths);
   }, { input: { body: PaymentLinkBody } }),
 
-  operation('payment_links.retrieve', rest('GET', '/v1/payment_links/:payment_link'), (call, c: StripeCtx) => {
-    const query = parseQuery(call.req, z.object({ expand }).strict());
-    return ok(c, c.db.payment_links.get(call.params.payment_link) ?? noSuch('payment_link', call.params.payment_link), query.expand);
-  }),
+  retrieveOperation('payment_links.retrieve', '/v1/payment_links/:payment_link', 'payment_link', (db) => db.payment_links),
 ];

@@ -5,6 +5,7 @@ import type { ServiceContext } from '../core/service.js';
 import { parseNestedForm } from '../kit/bodies.js';
 import { stripeError, stripeParamError } from '../kit/envelopes/stripe.js';
 import { startingAfterPage } from '../kit/pagination/starting-after.js';
+import { operation, rest, type Operation } from '../kit/operation.js';
 import { dbOf, type Account, type Db, type Maker, type StripeObject } from './model.js';
 
 /** What a Stripe handler gets: the store's collections, seeded IDs, the time, the account. */
@@ -116,7 +117,25 @@ function expandPath(c: StripeCtx, value: unknown, parts: string[], whole: string
   return { ...record, [head]: rest.length ? expandPath(c, field, rest, whole) : field };
 }
 
-/** Stripe's 404 for an unknown ID in the path. */
+/**
+ * `GET /v1/<things>/:id`: the stored object, `expand[]` applied, or Stripe's 404. The path's last
+ * parameter is the ID.
+ */
+export function retrieveOperation(name: string, pattern: string, kind: string, collection: (db: Db) => Collection<StripeObject>): Operation<StripeCtx> {
+  const param = pattern.slice(pattern.lastIndexOf(':') + 1);
+  return operation(name, rest('GET', pattern), (call, c: StripeCtx) => {
+    const query = parseQuery(call.req, z.object({ expand }).strict());
+    const id = (call.params as Record<string, string>)[param]!;
+    return ok(c, collection(c.db).get(id) ?? noSuch(kind, id), query.expand);
+  });
+}
+
+/** A list filter: every given query field equals the object's field of the same name. */
+export function matching<T extends object>(query: Partial<Record<string, unknown>>, fields: readonly (keyof T & string)[]): (item: T) => boolean {
+  return (item) => fields.every((field) => query[field] === undefined || (item as Record<string, unknown>)[field] === query[field]);
+}
+
+/** Stripe's 404 for an unknown ID in the path (Stripe names the parameter `id` whatever the path calls it). */
 export function noSuch(kind: string, id: string, param = 'id'): never {
   throw stripeError(404, 'invalid_request_error', 'resource_missing', `No such ${kind}: '${id}'`, param);
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { stripeError } from '../kit/envelopes/stripe.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
-import { bool, expand, int, listPage, listQuery, mergeMetadata, metadata, noSuch, noSuchParam, ok, parseQuery, type StripeCtx } from './context.js';
+import { bool, expand, int, listPage, listQuery, matching, mergeMetadata, metadata, noSuch, noSuchParam, ok, parseQuery, retrieveOperation, type StripeCtx } from './context.js';
 import type { Charge } from './model.js';
 import { EVIDENCE_FIELDS, makeRefund } from './objects.js';
 
@@ -37,24 +37,18 @@ const money = (amount: number, currency: string) => `${currency === 'usd' ? '$' 
 export const paymentOperations: Operation<StripeCtx>[] = [
   operation('payment_intents.list', rest('GET', '/v1/payment_intents'), (call, c: StripeCtx) => {
     const query = parseQuery(call.req, listQuery({ customer: z.string().optional() }));
-    return listPage(c, c.db.payment_intents.filter((p) => query.customer === undefined || p.customer === query.customer), query, '/v1/payment_intents');
+    return listPage(c, c.db.payment_intents.filter(matching(query, ['customer'])), query, '/v1/payment_intents');
   }),
 
-  operation('payment_intents.retrieve', rest('GET', '/v1/payment_intents/:intent'), (call, c: StripeCtx) => {
-    const query = parseQuery(call.req, z.object({ expand, client_secret: z.string().optional() }).strict());
-    return ok(c, c.db.payment_intents.get(call.params.intent) ?? noSuch('payment_intent', call.params.intent, 'intent'), query.expand);
-  }),
+  retrieveOperation('payment_intents.retrieve', '/v1/payment_intents/:intent', 'payment_intent', (db) => db.payment_intents),
 
   operation('charges.list', rest('GET', '/v1/charges'), (call, c: StripeCtx) => {
     const query = parseQuery(call.req, listQuery({ customer: z.string().optional(), payment_intent: z.string().optional(), transfer_group: z.string().optional() }));
-    const items = c.db.charges.filter((ch) => (query.customer === undefined || ch.customer === query.customer) && (query.payment_intent === undefined || ch.payment_intent === query.payment_intent));
+    const items = c.db.charges.filter(matching(query, ['customer', 'payment_intent']));
     return listPage(c, items, query, '/v1/charges');
   }),
 
-  operation('charges.retrieve', rest('GET', '/v1/charges/:charge'), (call, c: StripeCtx) => {
-    const query = parseQuery(call.req, z.object({ expand }).strict());
-    return ok(c, c.db.charges.get(call.params.charge) ?? noSuch('charge', call.params.charge, 'charge'), query.expand);
-  }),
+  retrieveOperation('charges.retrieve', '/v1/charges/:charge', 'charge', (db) => db.charges),
 
   operation('refunds.create', rest('POST', '/v1/refunds'), (call, c: StripeCtx) => {
     const body = call.body as z.infer<typeof RefundBody>;
@@ -73,14 +67,11 @@ export const paymentOperations: Operation<StripeCtx>[] = [
 
   operation('refunds.list', rest('GET', '/v1/refunds'), (call, c: StripeCtx) => {
     const query = parseQuery(call.req, listQuery({ charge: z.string().optional(), payment_intent: z.string().optional() }));
-    const items = c.db.refunds.filter((r) => (query.charge === undefined || r.charge === query.charge) && (query.payment_intent === undefined || r.payment_intent === query.payment_intent));
+    const items = c.db.refunds.filter(matching(query, ['charge', 'payment_intent']));
     return listPage(c, items, query, '/v1/refunds');
   }),
 
-  operation('refunds.retrieve', rest('GET', '/v1/refunds/:refund'), (call, c: StripeCtx) => {
-    const query = parseQuery(call.req, z.object({ expand }).strict());
-    return ok(c, c.db.refunds.get(call.params.refund) ?? noSuch('refund', call.params.refund, 'refund'), query.expand);
-  }),
+  retrieveOperation('refunds.retrieve', '/v1/refunds/:refund', 'refund', (db) => db.refunds),
 
   operation('balance.retrieve', rest('GET', '/v1/balance'), (call, c: StripeCtx) => {
     const query = parseQuery(call.req, z.object({ expand }).strict());
@@ -89,18 +80,15 @@ export const paymentOperations: Operation<StripeCtx>[] = [
 
   operation('disputes.list', rest('GET', '/v1/disputes'), (call, c: StripeCtx) => {
     const query = parseQuery(call.req, listQuery({ charge: z.string().optional(), payment_intent: z.string().optional() }));
-    const items = c.db.disputes.filter((d) => (query.charge === undefined || d.charge === query.charge) && (query.payment_intent === undefined || d.payment_intent === query.payment_intent));
+    const items = c.db.disputes.filter(matching(query, ['charge', 'payment_intent']));
     return listPage(c, items, query, '/v1/disputes');
   }),
 
-  operation('disputes.retrieve', rest('GET', '/v1/disputes/:dispute'), (call, c: StripeCtx) => {
-    const query = parseQuery(call.req, z.object({ expand }).strict());
-    return ok(c, c.db.disputes.get(call.params.dispute) ?? noSuch('dispute', call.params.dispute, 'dispute'), query.expand);
-  }),
+  retrieveOperation('disputes.retrieve', '/v1/disputes/:dispute', 'dispute', (db) => db.disputes),
 
   operation('disputes.update', rest('POST', '/v1/disputes/:dispute'), (call, c: StripeCtx) => {
     const body = call.body as z.infer<typeof DisputeBody>;
-    const old = c.db.disputes.get(call.params.dispute) ?? noSuch('dispute', call.params.dispute, 'dispute');
+    const old = c.db.disputes.get(call.params.dispute) ?? noSuch('dispute', call.params.dispute);
     if (!['needs_response', 'warning_needs_response'].includes(old.status) && (body.evidence !== undefined || body.submit)) {
       throw stripeError(400, 'invalid_request_error', '', `This dispute is already closed or under review (status: ${old.status}); its evidence cannot be changed.`, 'evidence');
     }

@@ -2,6 +2,7 @@ import test from 'ava';
 import { join } from 'node:path';
 import { openWorld } from '../mocks/build.js';
 import { gradeWorld } from '../scenarios/grade-world.js';
+import { stripeService } from '../mocks/stripe/index.js';
 import { scenarioSuite } from './helpers/scenario-suite.js';
 
 // The cross-service scenario of Stripe and Linear: a refund that a Linear issue asks for. Valid
@@ -15,6 +16,7 @@ const manifest = scenarioSuite({
   dirs: [dir],
   credentialOk: (world, key) => typeof key === 'string'
     && ((world.state().stripe!.account?.account as { api_keys: string[] } | undefined)?.api_keys ?? []).includes(key),
+  operationNames: stripeService.kit.operations.map((operation) => operation.name),
 }).get(dir)!;
 
 test(`${manifest.id}: the Linear credential is the billing ops user's; refunding the first charge instead scores 0`, async (t) => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { openWorld } from '../mocks/build.js';
 import { gradeWorld } from '../scenarios/grade-world.js';
 import { findScenarios } from '../scenarios/validate.js';
+import { stripeService } from '../mocks/stripe/index.js';
 import { scenarioSuite } from './helpers/scenario-suite.js';
 
 // Every Stripe scenario of the business group (helpers/scenario-suite): valid (oracle arguments
@@ -15,6 +16,7 @@ const manifests = scenarioSuite({
   service: 'stripe',
   dirs,
   credentialOk: (world, key) => typeof key === 'string' && accountKeys(world.state().stripe!).includes(key),
+  operationNames: stripeService.kit.operations.map((operation) => operation.name),
 });
 
 test('at least 5 Stripe scenarios, each with its own seed and epoch, non-trivial state, writes required through MCP by operation', async (t) => {

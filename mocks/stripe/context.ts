@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { jsonResponse, type ServiceRequest, type ServiceResponse } from '../core/http.js';
 import type { Collection } from '../core/store.js';
 import type { ServiceContext } from '../core/service.js';
+import { basic, bearer, readCredential } from '../kit/auth.js';
 import { parseNestedForm } from '../kit/bodies.js';
 import { stripeError, stripeParamError } from '../kit/envelopes/stripe.js';
 import { startingAfterPage } from '../kit/pagination/starting-after.js';
@@ -21,17 +22,13 @@ export function stripeContext(req: ServiceRequest, ctx: ServiceContext): StripeC
   return { ctx, db, ids: ctx, now: Math.floor(ctx.nowMs / 1000), account, key: apiKeyOf(req) };
 }
 
-/** The key of `Authorization: Bearer sk_…` or `Basic base64(sk_…:)`, as stripe-node and curl -u send it. */
+/** Stripe takes its secret key as a bearer token or as the user name of basic auth (`curl -u sk_test_…:`). */
+const KEY_STYLES = [bearer(), basic('user')];
+
+/** The key the request presents; '' for an Authorization header that carries none (an invalid key). */
 export function apiKeyOf(req: ServiceRequest): string | null {
-  const header = req.header('authorization');
-  if (!header) return null;
-  const [scheme, value = ''] = header.trim().split(/\s+/, 2);
-  if (/^bearer$/i.test(scheme ?? '')) return value || null;
-  if (/^basic$/i.test(scheme ?? '')) {
-    const decoded = Buffer.from(value, 'base64').toString('utf8');
-    return decoded.split(':', 1)[0] || null;
-  }
-  return null;
+  const presented = readCredential(req, KEY_STYLES);
+  return presented.kind === 'credential' ? presented.secret : presented.kind === 'malformed' ? '' : null;
 }
 
 // Form values arrive as strings: numbers and booleans are read the way Stripe reads them.

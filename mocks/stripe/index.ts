@@ -6,6 +6,7 @@ import { stripeContext, type StripeCtx } from './context.js';
 import { customerOperations } from './customers.js';
 import { StripeDatasetSchema, type StripeDataset } from './dataset.js';
 import { docsOperations } from './docs.js';
+import { stripeTail } from './fallback.js';
 import { loadStripe } from './load.js';
 import { stripeAuth, stripeFault, stripeHeaders, stripeIdempotency } from './middleware.js';
 import { paymentOperations } from './payments.js';
@@ -18,7 +19,7 @@ import { paymentOperations } from './payments.js';
  */
 export const stripeService = defineService<StripeDataset, StripeCtx>({
   id: 'stripe',
-  version: '1',
+  version: '2',
   dataset: StripeDatasetSchema,
   load: loadStripe,
   context: stripeContext,
@@ -27,6 +28,7 @@ export const stripeService = defineService<StripeDataset, StripeCtx>({
   refusal: (reason, detail) => stripeRefusal(reason, detail),
   middleware: [stripeHeaders, stripeAuth, stripeIdempotency],
   fault: stripeFault,
+  fallback: stripeTail,
   volatile: {
     idempotency: '*',
     // Side effects of refunds, invoice items and finalizing, graded through the objects that cause them.

@@ -2,10 +2,12 @@ import type { ServiceDefinition } from './core/service.js';
 import { githubService } from './github/index.js';
 import { linearService } from './linear/index.js';
 import { slackService } from './slack/index.js';
+import { stripeService } from './stripe/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
   [githubService.id, githubService],
   [linearService.id, linearService],
   [slackService.id, slackService],
+  [stripeService.id, stripeService],
 ]);

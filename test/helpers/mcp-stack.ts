@@ -2,7 +2,8 @@ import type { TestFn } from 'ava';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startStack, type Stack } from '../../catalog/stack.js';
-import type { JournalEntry } from '../../mocks/core/journal-format.js';
+import type { Journal } from '../../mocks/core/journal.js';
+import type { JournalEntry, McpRecord } from '../../mocks/core/journal-format.js';
 import { testCaDir } from './proxy.js';
 
 export interface McpStack {
@@ -33,11 +34,22 @@ export function useMcpStack(test: TestFn, scenario: string, endpoint: string): M
   return {
     stack: () => stack!,
     client: () => client!,
-    async entries() {
-      await stack!.world.journal.flush();
-      const out: JournalEntry[] = [];
-      for await (const entry of stack!.world.journal.entries()) out.push(entry);
-      return out;
-    },
+    entries: () => journalEntries(stack!.world.journal),
   };
+}
+
+/** Every entry of a journal so far (flushed first). */
+export async function journalEntries(journal: Journal): Promise<JournalEntry[]> {
+  await journal.flush();
+  const out: JournalEntry[] = [];
+  for await (const entry of journal.entries()) out.push(entry);
+  return out;
+}
+
+/** Every MCP record of a journal so far (flushed first). */
+export async function journalMcpRecords(journal: Journal): Promise<McpRecord[]> {
+  await journal.flush();
+  const out: McpRecord[] = [];
+  for await (const record of journal.mcpRecords()) out.push(record);
+  return out;
 }

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { join } from 'node:path';
-import { openWorld } from '../mocks/build.js';
+import { openWorld } from '../scenarios/world.js';
 import { gradeWorld } from '../scenarios/grade-world.js';
 import { stripeService } from '../mocks/stripe/index.js';
 import { scenarioSuite } from './helpers/scenario-suite.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { openWorld } from '../mocks/build.js';
+import { openWorld } from '../scenarios/world.js';
 import type { JournalEntry } from '../mocks/core/journal-format.js';
 import type { StripeDataset } from '../mocks/stripe/dataset.js';
 

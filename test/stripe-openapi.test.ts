@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { openWorld, type OpenedWorld } from '../mocks/build.js';
+import { openWorld, type OpenedWorld } from '../scenarios/world.js';
 import type { JournalEntry } from '../mocks/core/journal-format.js';
 import { stripeService } from '../mocks/stripe/index.js';
 import { openapiToJsonSchema } from '../mocks/kit/openapi.js';

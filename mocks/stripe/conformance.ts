@@ -1,4 +1,4 @@
-import type { SweepProfile } from '../../catalog/sweep.js';
+import type { SweepProfile } from '../kit/sweep-profile.js';
 
 /**
  * How the conformance suite and `toolbench coverage` call every tool of Stripe's MCP server: in

@@ -24,6 +24,19 @@ test('a GitHub scenario\'s world loads the Linear baseline, and records its hash
   t.is(header.baselines?.github, undefined, 'a service the scenario names never loads the baseline');
 });
 
+test('every catalog service answers in every trial: a Slack scenario\'s world serves GitHub, Stripe and Linear from their baselines', async (t) => {
+  const { world, header } = await openWorld({ scenarioDir: 'scenarios/example/slack/basic' });
+  t.teardown(() => world.journal.close());
+  t.deepEqual(Object.keys(header.baselines ?? {}).sort(), ['github', 'linear', 'stripe']);
+  const github = JSON.parse(readFileSync(join(BASELINE_DIR, 'github.json'), 'utf8')) as { users: { login: string; tokens: (string | { token: string })[] }[] };
+  const user = github.users.find((u) => u.tokens.length > 0)!;
+  const token = typeof user.tokens[0] === 'string' ? user.tokens[0] : user.tokens[0]!.token;
+  const answer = world.process({ host: 'api.github.com', method: 'GET', target: '/user', headers: [['Authorization', `Bearer ${token}`]], body: new Uint8Array() });
+  t.is(answer.response.status, 200);
+  t.is(JSON.parse(new TextDecoder().decode(answer.response.body)).login, user.login);
+  t.true(Object.keys(world.state().stripe?.customers ?? {}).length >= 20, 'Stripe has its background customers');
+});
+
 async function recordOne(baselineDir: string, request: { host: string; target: string; body?: string }): Promise<string> {
   const journalDir = join(mkdtempSync(join(tmpdir(), 'toolbench-baseline-journal-')), 'journal');
   const { world } = await openWorld({ scenarioDir: GITHUB_SCENARIO, journalDir, baselineDir });

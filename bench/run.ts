@@ -26,6 +26,7 @@ import { openWorld } from '../scenarios/world.js';
 import { CallTracker } from '../mocks/core/attribution.js';
 import { serveProxyForWorld } from '../proxy/for-world.js';
 import { serveWorld } from '../proxy/serve.js';
+import { recordAnswer, serveBare, type RecordedAnswer } from './a0.js';
 import type { LoadRequest, LoadResult, LoadSpec, Route } from './load-client.js';
 import { ensureMitmdump, startMitmdump, type RunningMitmdump } from './mitmdump.js';
 import { formatReport, summarize, type BenchReport, type PathId, type ThroughputCell } from './report.js';
@@ -66,6 +67,7 @@ const REQUESTS: Record<'GET' | 'POST', LoadRequest> = {
   },
 };
 const PATH_NAMES: Record<PathId, string> = {
+  a0: 'bare Node server, recorded bytes',
   a: 'world plain port',
   b: 'toolbench explicit proxy',
   c: 'toolbench transparent TLS',
@@ -93,10 +95,17 @@ async function main(): Promise<BenchReport> {
   const worldUrl = served.services.github!.url;
   const worldPort = Number(new URL(worldUrl).port);
 
+  // a0: a bare Node HTTP server answering the bytes the world answered (recorded once here).
+  const answers = new Map<string, RecordedAnswer>();
+  for (const request of Object.values(REQUESTS)) answers.set(`${request.method} ${request.path}`, await recordAnswer(worldUrl, HOST, request));
+  const bare = await serveBare(answers);
+  cleanups.push(() => bare.close());
+
   const client = await LoadClient.start();
   cleanups.push(() => client.close());
 
   const routes: Partial<Record<PathId, Route>> = {
+    a0: { kind: 'plain', port: bare.port },
     a: { kind: 'plain', port: worldPort },
     b: { kind: 'connect', proxyUrl: proxied.proxy.urlFor('bench'), ca: toolbenchCa },
     c: { kind: 'sni', port: proxied.proxy.tlsPort!, ca: toolbenchCa },
@@ -142,7 +151,7 @@ async function main(): Promise<BenchReport> {
   const cells: ThroughputCell[] = [];
   for (const method of ['GET', 'POST'] as const) {
     for (const connections of [1, 8]) {
-      for (const path of ['a', 'b', 'c', 'd', 'e'] as PathId[]) {
+      for (const path of ['a0', 'a', 'b', 'c', 'd', 'e'] as PathId[]) {
         cells.push({ path, name: PATH_NAMES[path], method, connections, rounds: [], unavailable: unavailable[path] ?? null });
       }
     }

@@ -61,6 +61,7 @@ export interface ReplayJobsRun {
 export interface ReplayRun {
   recording: { requests: number; clients: number; requestsPerSecond: number };
   replay: Record<'process' | 'http', { best: number; median: number; entries: number }>;
+  jobs: ReplayJobsRun | null;
 }
 
 export interface BenchReport {

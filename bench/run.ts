@@ -199,7 +199,9 @@ async function main(): Promise<BenchReport> {
 
   // 4. replay --verify on a recorded journal (bench/replay.ts records it with Octokit first).
   say('bench: replay');
-  const replay = await runJson(['--import', 'tsx', 'bench/replay.ts', '--requests', quick ? '400' : '10000', '--clients', '8', '--runs', String(Math.max(rounds, quick ? 1 : 3)), '--json']);
+  const replay = await runJson(['--import', 'tsx', 'bench/replay.ts', '--requests', quick ? '400' : '10000', '--clients', '8', '--runs', String(Math.max(rounds, quick ? 1 : 3)),
+    '--jobs-journals', quick ? '2' : '6', '--json']);
+  const replayJobs: BenchReport['replayJobs'] = replay.jobs ? [replay.jobs] : [];
 
   // 5. Cold start and 6. toolmeter, each in a fresh process.
   const coldStart: BenchReport['coldStart'] = [];
@@ -210,6 +212,7 @@ async function main(): Promise<BenchReport> {
   }
   // The CLI as users run it (compiled to dist/ by npm ci), spawn to its ready line.
   const coldStartCli: number[] = [];
+  const coldStartHelp: number[] = [];
   const cli = join(root, 'bin/toolbench.js');
   if (existsSync(join(root, 'dist/bin/main.js'))) {
     for (let round = 0; round < Math.max(rounds, quick ? 1 : 5); round++) {
@@ -219,6 +222,8 @@ async function main(): Promise<BenchReport> {
         return NaN;
       });
       if (Number.isFinite(ms)) coldStartCli.push(ms);
+      say(`bench: round ${round + 1} toolbench --help (dist/)`);
+      coldStartHelp.push(await spawnToExit(process.execPath, [cli, '--help']));
     }
   } else {
     say('bench: dist/ is missing (npm run build): the CLI cold start is not measured, only the in-process one');
@@ -237,8 +242,10 @@ async function main(): Promise<BenchReport> {
     tlsConnections,
     journal,
     replay,
+    replayJobs,
     coldStart,
     coldStartCli,
+    coldStartHelp,
     toolmeter,
   };
 }
@@ -346,6 +353,15 @@ function spawnToReady(command: string, args: string[]): Promise<number> {
       if (ready !== null) resolve(ready);
       else reject(new Error(`exited (${code}) before its ready line: ${stderr.trim().slice(-300)}`));
     });
+  });
+}
+
+/** ms from spawning `command` until it exits (status 0 required). */
+function spawnToExit(command: string, args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'ignore', 'ignore'] });
+    child.once('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`${args.join(' ')} exited ${code}`))));
   });
 }
 

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { AbstractLevel } from 'abstract-level';
 import { openWorld } from '../mocks/build.js';
 import { serveWorld } from '../proxy/serve.js';
 import { recordAnswer, serveBare, type RecordedAnswer } from './a0.js';
@@ -29,6 +30,14 @@ const REQUESTS: Record<'GET' | 'POST', LoadRequest> = {
     body: JSON.stringify({ body: 'A comment from the benchmark: the proxy should add little to this request.' }),
   },
 };
+
+// Group commit's batch sizes: every LevelDB batch counted (the journal's only writes here).
+const batches = { count: 0, entries: 0 };
+const batch = AbstractLevel.prototype.batch;
+AbstractLevel.prototype.batch = function (this: AbstractLevel<string, unknown, unknown>, ...args: unknown[]) {
+  if (Array.isArray(args[0])) { batches.count += 1; batches.entries += args[0].length; }
+  return (batch as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof batch;
 
 const work = mkdtempSync(join(tmpdir(), 'toolbench-profile-'));
 const { world, catalog } = await openWorld({ scenarioDir: 'scenarios/example/github/basic', journalDir: join(work, 'journal') });
@@ -53,6 +62,8 @@ const run = (spec: LoadSpec) => new Promise<LoadResult>((resolve, reject) => {
 });
 const out: Record<string, unknown> = {};
 for (const method of ['GET', 'POST'] as const) {
+  batches.count = 0;
+  batches.entries = 0;
   for (const [name, port] of [['world', worldPort], ...(values['only-world'] ? [] : [['a0', bare.port]])] as [string, number][]) {
     const cpu = process.cpuUsage();
     const started = performance.now();
@@ -62,6 +73,7 @@ for (const method of ['GET', 'POST'] as const) {
       rps: Math.round(r.requestsPerSecond), errors: r.errors, p50: r.p50Ms,
       serverCpuPercent: Math.round((used.user + used.system) / 10 / (performance.now() - started)),
       cpuUsPerRequest: Math.round((used.user + used.system) / (r.requests * (1 + 500 / durationMs))),
+      ...(name === 'world' ? { entriesPerBatch: Number((batches.entries / Math.max(1, batches.count)).toFixed(2)) } : {}),
     };
     await world.journal.flush();
   }

@@ -55,11 +55,11 @@ class GroupCommit {
   }
 
   private async drain(): Promise<void> {
+    // Let every request dispatched in this turn of the event loop join the first batch. (Waiting a
+    // turn before every batch was measured too: 3.5 → 3.8 entries per batch at 8 connections,
+    // no change in CPU per request beyond the noise; not kept.)
+    await new Promise<void>((resolve) => setImmediate(resolve));
     while (this.pending.length > 0) {
-      // Let every request dispatched in this turn of the event loop join the batch: the write
-      // that just finished was reported in the poll phase, and the requests read in the same
-      // phase come after it. A batch costs ~35 µs of main-thread time however few it holds.
-      await new Promise<void>((resolve) => setImmediate(resolve));
       const batch = this.pending;
       this.pending = [];
       try {

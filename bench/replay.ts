@@ -11,7 +11,10 @@
 import { cpSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { JournalEntry } from '../mocks/core/journal-format.js';
+import { openJournal } from '../replay/source.js';
 import { verifyMany } from '../replay/verify-many.js';
+import { contentAddressedEstimate } from './content-addressed.js';
 import { recordGithubTrial } from '../test/helpers/replay-github.js';
 import { verifyJournal } from '../replay/verify.js';
 
@@ -67,9 +70,17 @@ if (jobsJournals > 0) {
   jobs = { journals: jobsJournals, entries: trial.requests * jobsJournals, jobs1Ms, jobs2Ms };
 }
 
+// Would content-addressed bodies pay on this mixed workload (bench/content-addressed.ts)?
+const source = await openJournal(trial.journalDir);
+const recorded: JournalEntry[] = [];
+for await (const entry of source.entries()) recorded.push(entry);
+await source.close();
+const contentAddressed = await contentAddressedEstimate(recorded);
+recorded.length = 0;
+
 const recording = { requests: trial.requests, clients, requestsPerSecond: Math.round(trial.requests / (recordMs / 1000)) };
 if (values.json) {
-  process.stdout.write(JSON.stringify({ recording, replay: results, jobs, node: process.version }) + '\n');
+  process.stdout.write(JSON.stringify({ recording, replay: results, jobs, contentAddressed, node: process.version }) + '\n');
 } else {
   process.stdout.write(`recorded ${recording.requests} requests from ${clients} clients over HTTP: ${recording.requestsPerSecond} requests/s\n`);
   for (const [via, r] of Object.entries(results)) {

@@ -62,6 +62,8 @@ export interface ReplayRun {
   recording: { requests: number; clients: number; requestsPerSecond: number };
   replay: Record<'process' | 'http', { best: number; median: number; entries: number }>;
   jobs: ReplayJobsRun | null;
+  /** The estimate on this mixed journal (Octokit reads, lists, searches, writes). */
+  contentAddressed?: ContentAddressedEstimate;
 }
 
 export interface BenchReport {
@@ -226,12 +228,12 @@ function table(header: string[], rows: string[][], leftColumns = 1): string {
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n') + '\n';
 }
 
-function contentAddressedRows(ca: ContentAddressedEstimate): string[][] {
+function contentAddressedRows(ca: ContentAddressedEstimate, what: string): string[][] {
   return [
-    [`content-addressed bodies (each distinct body once by sha256): bytes per entry, ${int(ca.entries)} entries (${fixed(ca.repeatedBodyShare * 100, 0)}% of body bytes repeat)`,
+    [`content-addressed bodies, ${what} (${int(ca.entries)} entries, ${fixed(ca.repeatedBodyShare * 100, 0)}% of response body bytes repeat): bytes per entry`,
       `${int(ca.packedBytes / ca.entries)} → ${int(ca.contentAddressedBytes / ca.entries)}`],
-    ['content-addressed: sha256 of the bodies, µs per entry', fixed(ca.hashMicrosPerEntry, 1)],
-    ['content-addressed: LevelDB alone, entries/s, today\'s values → content-addressed values', `${int(ca.levelDbPerSecond)} → ${int(ca.contentAddressedLevelDbPerSecond)}`],
+    [`  sha256 of the bodies, µs per entry; LevelDB alone, entries/s: today's values → content-addressed`,
+      `${fixed(ca.hashMicrosPerEntry, 1)}; ${int(ca.levelDbPerSecond)} → ${int(ca.contentAddressedLevelDbPerSecond)}`],
   ];
 }
 
@@ -269,7 +271,8 @@ export function formatReport(report: BenchReport, summary: Summary = summarize(r
     [`RSS before → after ${int(j.requests)} journaled requests (the world's state grows: one comment per POST), MiB`, `${fixed(j.rssBeforeMiB, 0)} → ${fixed(j.rssAfterMiB, 0)}`],
     [`journal alone: RSS growth over ${int(j.requests)} appends, MiB`, fixed(j.appendRssGrowthMiB, 1)],
     ['journal bytes per entry: packed value + key (GET 5.4 KB / POST body mix)', `${int(j.valueBytesPerEntry)} + ${int(j.keyBytesPerEntry)}`],
-    ...(j.contentAddressed ? contentAddressedRows(j.contentAddressed) : []),
+    ...(j.contentAddressed ? contentAddressedRows(j.contentAddressed, 'GET/POST journal') : []),
+    ...(report.replay.contentAddressed ? contentAddressedRows(report.replay.contentAddressed, 'mixed Octokit journal') : []),
     [`replay --verify in process, requests/s (${int(summary.replay.entries)} entries)`, int(summary.replay.processPerSecond)],
     [`replay --verify --via http, requests/s (${int(summary.replay.entries)} entries)`, int(summary.replay.httpPerSecond)],
     [`replay --verify --jobs 1 → --jobs 2, ${summary.replayJobs.journals} journals of ${int(summary.replayJobs.entries / Math.max(1, summary.replayJobs.journals))} entries, ms (scaling)`,

@@ -14,7 +14,7 @@ export type VerifiedJournal =
   | { dir: string; verdict: 'unusable'; error: { code: string | null; message: string } };
 
 export interface VerifyManyOptions extends Omit<VerifyOptions, 'progress' | 'catalog'> {
-  /** Journals verified at once: 1 in this process; more in as many child processes. */
+  /** Journals verified at once: this process, and for N > 1 N − 1 child processes beside it. */
   jobs: number;
   /** Told as each journal finishes (in completion order). */
   onDone?: (result: VerifiedJournal, index: number) => void;
@@ -23,9 +23,9 @@ export interface VerifyManyOptions extends Omit<VerifyOptions, 'progress' | 'cat
 /**
  * Verifies every journal in `dirs` and returns their outcomes in the order given. A journal that
  * cannot be verified (missing, damaged, a changed dataset) is `unusable` with its coded error,
- * and the others still run. With `jobs` > 1 each of up to `jobs` child processes takes the next
- * journal when it is done with one (journals differ in length); a verifier process that dies
- * makes its journal unusable, and a new one takes the rest. A bug (an error without a code) is
+ * and the others still run. With `jobs` > 1 this process and up to `jobs` − 1 child processes
+ * each take the next journal when done with one (journals differ in length); a verifier process
+ * that dies makes its journal unusable, and a new one takes the rest. A bug (an error without a code) is
  * thrown, as with one journal.
  */
 export async function verifyMany(dirs: readonly string[], options: VerifyManyOptions): Promise<VerifiedJournal[]> {
@@ -41,6 +41,13 @@ export async function verifyMany(dirs: readonly string[], options: VerifyManyOpt
     return results;
   }
   let bug: Error | null = null;
+  // This process is one of the lanes (it is loaded and warm already); the others are children.
+  const here = async () => {
+    while (next < dirs.length && !bug) {
+      const index = next++;
+      done(index, await verifyHere(dirs[index]!, verify));
+    }
+  };
   const lane = async () => {
     let worker: Worker | null = null;
     try {
@@ -59,7 +66,7 @@ export async function verifyMany(dirs: readonly string[], options: VerifyManyOpt
       await (worker as Worker | null)?.close();
     }
   };
-  await Promise.all(Array.from({ length: Math.min(jobs, dirs.length) }, lane));
+  await Promise.all([here(), ...Array.from({ length: Math.min(jobs, dirs.length) - 1 }, lane)]);
   if (bug) throw bug;
   return results;
 }

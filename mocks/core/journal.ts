@@ -33,21 +33,36 @@ const READ_AHEAD_BYTES = 4 << 20;
 
 /**
  * Batches appends: all entries appended while a write is in flight go out in the next single
- * batch, and each caller's promise resolves when its batch has been written.
+ * batch, and each caller's promise resolves when its batch has been written. The callers of one
+ * batch share one promise (resolved or rejected once, their continuations in append order).
  */
 type Record = { key: string; value: JournalEntry | McpRecord | Uint8Array };
 
+interface Batch {
+  records: Record[];
+  written: Promise<void>;
+  settle(error: { failed: unknown } | null): void;
+}
+
+function newBatch(): Batch {
+  let settle!: Batch['settle'];
+  const written = new Promise<void>((resolve, reject) => {
+    settle = (error) => (error ? reject(error.failed) : resolve());
+  });
+  return { records: [], written, settle };
+}
+
 class GroupCommit {
-  private pending: { record: Record; done: () => void; fail: (error: unknown) => void }[] = [];
+  private pending: Batch | null = null;
   private inFlight: Promise<void> | null = null;
 
   constructor(private readonly write: (records: Record[]) => Promise<void>) {}
 
   append(record: Record): Promise<void> {
-    return new Promise((done, fail) => {
-      this.pending.push({ record, done, fail });
-      if (!this.inFlight) this.inFlight = this.drain();
-    });
+    const batch = this.pending ??= newBatch();
+    batch.records.push(record);
+    if (!this.inFlight) this.inFlight = this.drain();
+    return batch.written;
   }
 
   async flush(): Promise<void> {
@@ -59,14 +74,14 @@ class GroupCommit {
     // turn before every batch was measured too: 3.5 → 3.8 entries per batch at 8 connections,
     // no change in CPU per request beyond the noise; not kept.)
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.pending.length > 0) {
+    while (this.pending) {
       const batch = this.pending;
-      this.pending = [];
+      this.pending = null;
       try {
-        await this.write(batch.map((item) => item.record));
-        for (const item of batch) item.done();
+        await this.write(batch.records);
+        batch.settle(null);
       } catch (error) {
-        for (const item of batch) item.fail(error);
+        batch.settle({ failed: error });
       }
     }
     this.inFlight = null;

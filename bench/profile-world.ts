@@ -4,7 +4,7 @@
  * its own driving GET and then POST at 8 connections, and path a0 (bench/a0.ts) measured right
  * after each for the ratio. Prints one JSON line.
  *
- *   node --cpu-prof --cpu-prof-dir DIR --import tsx bench/profile-world.ts [--seconds 5] [--only-world]
+ *   node --cpu-prof --cpu-prof-dir DIR --import tsx bench/profile-world.ts [--seconds 5] [--only-world] [--memory-journal]
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +17,9 @@ import { serveWorld } from '../proxy/serve.js';
 import { recordAnswer, serveBare, type RecordedAnswer } from './a0.js';
 import type { LoadRequest, LoadResult, LoadSpec } from './load-client.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, 'only-world': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '5' }, 'only-world': { type: 'boolean', default: false }, 'memory-journal': { type: 'boolean', default: false } },
+});
 const durationMs = Number(values.seconds) * 1000;
 const HEADERS = {
   accept: 'application/vnd.github+json', authorization: 'Bearer ghp_aliceAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
@@ -40,7 +42,8 @@ AbstractLevel.prototype.batch = function (this: AbstractLevel<string, unknown, u
 } as typeof batch;
 
 const work = mkdtempSync(join(tmpdir(), 'toolbench-profile-'));
-const { world, catalog } = await openWorld({ scenarioDir: 'scenarios/example/github/basic', journalDir: join(work, 'journal') });
+// --memory-journal: the in-memory journal instead of LevelDB (what the world costs without LevelDB's round trip).
+const { world, catalog } = await openWorld({ scenarioDir: 'scenarios/example/github/basic', journalDir: values['memory-journal'] ? undefined : join(work, 'journal') });
 const served = await serveWorld(world, catalog.catalog.services.filter((s) => s.id === 'github'), { ports: 'ephemeral', adminPort: 0 });
 const worldPort = served.services.github!.port;
 const answers = new Map<string, RecordedAnswer>();

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AbstractLevel } from 'abstract-level';
-import { openWorld } from '../mocks/build.js';
+import { openWorld } from '../scenarios/world.js';
 import { serveWorld } from '../proxy/serve.js';
 import { recordAnswer, serveBare, type RecordedAnswer } from './a0.js';
 import type { LoadRequest, LoadResult, LoadSpec } from './load-client.js';

@@ -20,6 +20,7 @@ import { bytes } from '../mocks/core/http.js';
 import { LevelJournal } from '../mocks/core/journal.js';
 import { entryKey, type JournalEntry } from '../mocks/core/journal-format.js';
 import type { WorldRequest } from '../mocks/core/world.js';
+import { contentAddressedEstimate } from './content-addressed.js';
 
 const { values } = parseArgs({
   options: {
@@ -30,6 +31,7 @@ const { values } = parseArgs({
 const total = Number(values.requests);
 const work = mkdtempSync(join(tmpdir(), 'toolbench-bench-journal-'));
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+const packr = new Packr({ useRecords: false });
 const rssMiB = () => { gc(); gc(); return process.memoryUsage().rss / 2 ** 20; };
 
 const headers: [string, string][] = [
@@ -73,16 +75,27 @@ try {
   await world.journal.close();
   const worldJournalBytes = dirBytes(join(work, 'world'));
 
-  // The journal alone: append rate with group commit.
+  // Real entries as the world journaled them (a window of up to 20,000), for bytes per entry and
+  // the content-addressed estimate.
+  const reread = await LevelJournal.open(join(work, 'world'));
+  const sample: JournalEntry[] = [];
+  for await (const entry of reread.entries({ from: 1, to: Math.min(total, 20_000) })) sample.push(entry);
+  await reread.close();
+  const valueBytesPerEntry = sample.reduce((sum, entry) => sum + packr.pack(entry).length, 0) / sample.length;
+  const contentAddressed = await contentAddressedEstimate(sample);
+  sample.length = 0;
+
+  // The journal alone: append rate with group commit, and its RSS (no world state here).
+  const appendRssBeforeMiB = rssMiB();
   const journal = await LevelJournal.create(join(work, 'append'), opened.header);
   const appendStart = performance.now();
   await pump(total, 1000, (i) => journal.append({ ...templates[i % 2]!, seq: i + 1 }));
   await journal.flush();
   const appendMs = performance.now() - appendStart;
   await journal.close();
+  const appendRssAfterMiB = rssMiB();
 
   // LevelDB alone: the bytes the journal would write, no journal code.
-  const packr = new Packr({ useRecords: false });
   const db = new Level<string, Uint8Array>(join(work, 'raw'), { keyEncoding: 'utf8', valueEncoding: 'view' });
   await db.open();
   const rawStart = performance.now();
@@ -102,6 +115,11 @@ try {
     rssBeforeMiB,
     rssAfterMiB,
     journalMiB: worldJournalBytes / 2 ** 20,
+    appendRssBeforeMiB,
+    appendRssAfterMiB,
+    valueBytesPerEntry,
+    keyBytesPerEntry: entryKey(1).length,
+    contentAddressed,
   }) + '\n');
 } finally {
   rmSync(work, { recursive: true, force: true });

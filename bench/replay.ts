@@ -3,9 +3,18 @@
  * clients on the example scenario's GitHub mock), then replays it in process and over HTTP,
  * `--runs` times each, and prints the best and median rates. Reported, never asserted.
  *
- *   node --import tsx bench/replay.ts [--requests 2000] [--clients 8] [--runs 3] [--json]
+ * With `--jobs-journals K`, also verifies K copies of the journal with `--jobs 1` (in process)
+ * and `--jobs 2` (two verifier processes), for the scaling of `replay --verify DIR… --jobs N`.
+ *
+ *   node --import tsx bench/replay.ts [--requests 2000] [--clients 8] [--runs 3] [--jobs-journals K] [--json]
  */
+import { cpSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { JournalEntry } from '../mocks/core/journal-format.js';
+import { openJournal } from '../replay/source.js';
+import { verifyMany } from '../replay/verify-many.js';
+import { contentAddressedEstimate } from './content-addressed.js';
 import { recordGithubTrial } from '../test/helpers/replay-github.js';
 import { verifyJournal } from '../replay/verify.js';
 
@@ -15,6 +24,8 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '8' },
     runs: { type: 'string', default: '3' },
     json: { type: 'boolean', default: false },
+    /** Copies of the journal verified with --jobs 1, then --jobs 2 (0: skip). */
+    'jobs-journals': { type: 'string', default: '0' },
   },
 });
 const requests = Number(values.requests);
@@ -39,12 +50,41 @@ for (const via of ['process', 'http'] as const) {
   results[via] = { best: Math.round(rates.at(-1)!), median: Math.round(rates[Math.floor(rates.length / 2)]!), entries };
 }
 
+// replay --verify DIR… --jobs N: the same journal K times (as CI verifies a suite), 1 then 2 jobs.
+const jobsJournals = Number(values['jobs-journals']);
+let jobs: { journals: number; entries: number; jobs1Ms: number; jobs2Ms: number } | null = null;
+if (jobsJournals > 0) {
+  const dirs = Array.from({ length: jobsJournals }, (_, i) => {
+    const dir = join(dirname(trial.journalDir), `copy-${i}`);
+    cpSync(trial.journalDir, dir, { recursive: true });
+    return dir;
+  });
+  const timed = async (n: number) => {
+    const start = performance.now();
+    const results = await verifyMany(dirs, { jobs: n });
+    if (results.some((r) => r.verdict !== 'identical')) throw new Error(`replay --jobs ${n}: not every journal replayed identically`);
+    return performance.now() - start;
+  };
+  const jobs1Ms = await timed(1);
+  const jobs2Ms = await timed(2);
+  jobs = { journals: jobsJournals, entries: trial.requests * jobsJournals, jobs1Ms, jobs2Ms };
+}
+
+// Would content-addressed bodies pay on this mixed workload (bench/content-addressed.ts)?
+const source = await openJournal(trial.journalDir);
+const recorded: JournalEntry[] = [];
+for await (const entry of source.entries()) recorded.push(entry);
+await source.close();
+const contentAddressed = await contentAddressedEstimate(recorded);
+recorded.length = 0;
+
 const recording = { requests: trial.requests, clients, requestsPerSecond: Math.round(trial.requests / (recordMs / 1000)) };
 if (values.json) {
-  process.stdout.write(JSON.stringify({ recording, replay: results, node: process.version }) + '\n');
+  process.stdout.write(JSON.stringify({ recording, replay: results, jobs, contentAddressed, node: process.version }) + '\n');
 } else {
   process.stdout.write(`recorded ${recording.requests} requests from ${clients} clients over HTTP: ${recording.requestsPerSecond} requests/s\n`);
   for (const [via, r] of Object.entries(results)) {
     process.stdout.write(`replay --via ${via.padEnd(7)} ${r.entries} entries: best ${r.best} requests/s, median ${r.median} (${runs} runs)\n`);
   }
+  if (jobs) process.stdout.write(`replay --verify of ${jobs.journals} journals: --jobs 1 ${Math.round(jobs.jobs1Ms)} ms, --jobs 2 ${Math.round(jobs.jobs2Ms)} ms (${(jobs.jobs1Ms / jobs.jobs2Ms).toFixed(2)}×)\n`);
 }

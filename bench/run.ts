@@ -26,6 +26,7 @@ import { openWorld } from '../scenarios/world.js';
 import { CallTracker } from '../mocks/core/attribution.js';
 import { serveProxyForWorld } from '../proxy/for-world.js';
 import { serveWorld } from '../proxy/serve.js';
+import { recordAnswer, serveBare, type RecordedAnswer } from './a0.js';
 import type { LoadRequest, LoadResult, LoadSpec, Route } from './load-client.js';
 import { ensureMitmdump, startMitmdump, type RunningMitmdump } from './mitmdump.js';
 import { formatReport, summarize, type BenchReport, type PathId, type ThroughputCell } from './report.js';
@@ -66,6 +67,7 @@ const REQUESTS: Record<'GET' | 'POST', LoadRequest> = {
   },
 };
 const PATH_NAMES: Record<PathId, string> = {
+  a0: 'bare Node server, recorded bytes',
   a: 'world plain port',
   b: 'toolbench explicit proxy',
   c: 'toolbench transparent TLS',
@@ -93,10 +95,17 @@ async function main(): Promise<BenchReport> {
   const worldUrl = served.services.github!.url;
   const worldPort = Number(new URL(worldUrl).port);
 
+  // a0: a bare Node HTTP server answering the bytes the world answered (recorded once here).
+  const answers = new Map<string, RecordedAnswer>();
+  for (const request of Object.values(REQUESTS)) answers.set(`${request.method} ${request.path}`, await recordAnswer(worldUrl, HOST, request));
+  const bare = await serveBare(answers);
+  cleanups.push(() => bare.close());
+
   const client = await LoadClient.start();
   cleanups.push(() => client.close());
 
   const routes: Partial<Record<PathId, Route>> = {
+    a0: { kind: 'plain', port: bare.port },
     a: { kind: 'plain', port: worldPort },
     b: { kind: 'connect', proxyUrl: proxied.proxy.urlFor('bench'), ca: toolbenchCa },
     c: { kind: 'sni', port: proxied.proxy.tlsPort!, ca: toolbenchCa },
@@ -142,7 +151,7 @@ async function main(): Promise<BenchReport> {
   const cells: ThroughputCell[] = [];
   for (const method of ['GET', 'POST'] as const) {
     for (const connections of [1, 8]) {
-      for (const path of ['a', 'b', 'c', 'd', 'e'] as PathId[]) {
+      for (const path of ['a0', 'a', 'b', 'c', 'd', 'e'] as PathId[]) {
         cells.push({ path, name: PATH_NAMES[path], method, connections, rounds: [], unavailable: unavailable[path] ?? null });
       }
     }
@@ -190,7 +199,9 @@ async function main(): Promise<BenchReport> {
 
   // 4. replay --verify on a recorded journal (bench/replay.ts records it with Octokit first).
   say('bench: replay');
-  const replay = await runJson(['--import', 'tsx', 'bench/replay.ts', '--requests', quick ? '400' : '10000', '--clients', '8', '--runs', String(Math.max(rounds, quick ? 1 : 3)), '--json']);
+  const replay = await runJson(['--import', 'tsx', 'bench/replay.ts', '--requests', quick ? '400' : '10000', '--clients', '8', '--runs', String(Math.max(rounds, quick ? 1 : 3)),
+    '--jobs-journals', quick ? '2' : '6', '--json']);
+  const replayJobs: BenchReport['replayJobs'] = replay.jobs ? [replay.jobs] : [];
 
   // 5. Cold start and 6. toolmeter, each in a fresh process.
   const coldStart: BenchReport['coldStart'] = [];
@@ -201,6 +212,7 @@ async function main(): Promise<BenchReport> {
   }
   // The CLI as users run it (compiled to dist/ by npm ci), spawn to its ready line.
   const coldStartCli: number[] = [];
+  const coldStartHelp: number[] = [];
   const cli = join(root, 'bin/toolbench.js');
   if (existsSync(join(root, 'dist/bin/main.js'))) {
     for (let round = 0; round < Math.max(rounds, quick ? 1 : 5); round++) {
@@ -210,6 +222,8 @@ async function main(): Promise<BenchReport> {
         return NaN;
       });
       if (Number.isFinite(ms)) coldStartCli.push(ms);
+      say(`bench: round ${round + 1} toolbench --help (dist/)`);
+      coldStartHelp.push(await spawnToExit(process.execPath, [cli, '--help']));
     }
   } else {
     say('bench: dist/ is missing (npm run build): the CLI cold start is not measured, only the in-process one');
@@ -228,8 +242,10 @@ async function main(): Promise<BenchReport> {
     tlsConnections,
     journal,
     replay,
+    replayJobs,
     coldStart,
     coldStartCli,
+    coldStartHelp,
     toolmeter,
   };
 }
@@ -337,6 +353,15 @@ function spawnToReady(command: string, args: string[]): Promise<number> {
       if (ready !== null) resolve(ready);
       else reject(new Error(`exited (${code}) before its ready line: ${stderr.trim().slice(-300)}`));
     });
+  });
+}
+
+/** ms from spawning `command` until it exits (status 0 required). */
+function spawnToExit(command: string, args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'ignore', 'ignore'] });
+    child.once('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`${args.join(' ')} exited ${code}`))));
   });
 }
 

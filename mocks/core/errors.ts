@@ -12,7 +12,8 @@ export type ToolbenchErrorCode =
   | 'TB_ERR_JOURNAL_VERSION'
   | 'TB_ERR_USAGE'
   | 'TB_ERR_CERTS'
-  | 'TB_ERR_PROXY';
+  | 'TB_ERR_PROXY'
+  | 'TB_ERR_REPLAY_WORKER';
 
 export class ToolbenchError extends Error {
   readonly code: ToolbenchErrorCode;

@@ -1,4 +1,13 @@
 import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
+
+/** sha256 of `text` in one call (Node ≥ 20.12 has `crypto.hash`; a Hash object otherwise: same digest). */
+const sha256 = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex' | 'base64url') => string }).hash
+  ? (text: string, encoding: 'hex' | 'base64url') => crypto.hash('sha256', text, encoding)
+  : (text: string, encoding: 'hex' | 'base64url') => createHash('sha256').update(text).digest(encoding);
+
+/** Digests kept per service (a document's node ID is rendered on every answer that shows it); cleared when full. */
+const DIGEST_CACHE_SIZE = 20_000;
 
 /** Counters of one service, kept so a reset or snapshot can restore them exactly. */
 export type IdCounters = Record<string, number>;
@@ -10,6 +19,8 @@ export type IdCounters = Record<string, number>;
  */
 export class SeededIds {
   private counters: IdCounters = {};
+  /** Pure function of (seed, service, kind, counter): safe to keep across resets and replays. */
+  private readonly digests = new Map<string, string>();
 
   constructor(readonly seed: number, readonly service: string) {}
 
@@ -27,18 +38,24 @@ export class SeededIds {
 
   /** A stable digest of (seed, service, kind, counter); hex, `length` characters (≤ 64). */
   opaque(kind: string, counter: number | string, length = 40): string {
-    return createHash('sha256')
-      .update(`${this.seed}/${this.service}/${kind}/${counter}`)
-      .digest('hex')
-      .slice(0, length);
+    return this.digest(kind, counter, 'hex').slice(0, length);
   }
 
   /** Like `opaque`, as base64url, for IDs such as GitHub's `node_id`. */
   opaqueBase64(kind: string, counter: number | string, length = 16): string {
-    return createHash('sha256')
-      .update(`${this.seed}/${this.service}/${kind}/${counter}`)
-      .digest('base64url')
-      .slice(0, length);
+    return this.digest(kind, counter, 'base64url').slice(0, length);
+  }
+
+  private digest(kind: string, counter: number | string, encoding: 'hex' | 'base64url'): string {
+    const text = `${this.seed}/${this.service}/${kind}/${counter}`;
+    const key = encoding === 'hex' ? text : `b64:${text}`;
+    let found = this.digests.get(key);
+    if (found === undefined) {
+      if (this.digests.size >= DIGEST_CACHE_SIZE) this.digests.clear();
+      found = sha256(text, encoding);
+      this.digests.set(key, found);
+    }
+    return found;
   }
 
   snapshot(): IdCounters {

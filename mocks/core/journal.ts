@@ -27,23 +27,42 @@ export interface Journal {
 
 const packr = new Packr({ useRecords: false });
 
+/** Entries read from LevelDB per trip (and bytes at most), by `entries()`. */
+const READ_AHEAD_ENTRIES = 256;
+const READ_AHEAD_BYTES = 4 << 20;
+
 /**
  * Batches appends: all entries appended while a write is in flight go out in the next single
- * batch, and each caller's promise resolves when its batch has been written.
+ * batch, and each caller's promise resolves when its batch has been written. The callers of one
+ * batch share one promise (resolved or rejected once, their continuations in append order).
  */
 type Record = { key: string; value: JournalEntry | McpRecord | Uint8Array };
 
+interface Batch {
+  records: Record[];
+  written: Promise<void>;
+  settle(error: { failed: unknown } | null): void;
+}
+
+function newBatch(): Batch {
+  let settle!: Batch['settle'];
+  const written = new Promise<void>((resolve, reject) => {
+    settle = (error) => (error ? reject(error.failed) : resolve());
+  });
+  return { records: [], written, settle };
+}
+
 class GroupCommit {
-  private pending: { record: Record; done: () => void; fail: (error: unknown) => void }[] = [];
+  private pending: Batch | null = null;
   private inFlight: Promise<void> | null = null;
 
   constructor(private readonly write: (records: Record[]) => Promise<void>) {}
 
   append(record: Record): Promise<void> {
-    return new Promise((done, fail) => {
-      this.pending.push({ record, done, fail });
-      if (!this.inFlight) this.inFlight = this.drain();
-    });
+    const batch = this.pending ??= newBatch();
+    batch.records.push(record);
+    if (!this.inFlight) this.inFlight = this.drain();
+    return batch.written;
   }
 
   async flush(): Promise<void> {
@@ -51,16 +70,18 @@ class GroupCommit {
   }
 
   private async drain(): Promise<void> {
-    // Let every request dispatched in this turn of the event loop join the first batch.
+    // Let every request dispatched in this turn of the event loop join the first batch. (Waiting a
+    // turn before every batch was measured too: 3.5 → 3.8 entries per batch at 8 connections,
+    // no change in CPU per request beyond the noise; not kept.)
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.pending.length > 0) {
+    while (this.pending) {
       const batch = this.pending;
-      this.pending = [];
+      this.pending = null;
       try {
-        await this.write(batch.map((item) => item.record));
-        for (const item of batch) item.done();
+        await this.write(batch.records);
+        batch.settle(null);
       } catch (error) {
-        for (const item of batch) item.fail(error);
+        batch.settle({ failed: error });
       }
     }
     this.inFlight = null;
@@ -188,14 +209,32 @@ export class LevelJournal implements Journal {
     const iterator = this.db.iterator({
       gte: range.from === undefined ? ENTRY_PREFIX : entryKey(range.from),
       lte: range.to === undefined ? ENTRY_PREFIX + '\uffff' : entryKey(range.to),
+      // classic-level's default (16 KiB) holds three 5 KB entries: a trip to LevelDB's thread
+      // every three entries. Read in chunks, and the next chunk while this one is used.
+      highWaterMarkBytes: READ_AHEAD_BYTES,
     });
-    for await (const [key, value] of iterator) {
-      const parsed = JournalEntrySchema.safeParse(decode(value, this.dir, key));
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw corrupt(this.dir, `entry ${key} is invalid (${issue?.path.join('.')}: ${issue?.message})`);
+    let pending: Promise<[string, Uint8Array][]> | null = iterator.nextv(READ_AHEAD_ENTRIES);
+    try {
+      for (;;) {
+        const chunk: [string, Uint8Array][] = await pending;
+        pending = null;
+        if (chunk.length === 0) return;
+        pending = iterator.nextv(READ_AHEAD_ENTRIES);
+        // Not unhandled while this chunk is consumed; awaited (and its error thrown) above.
+        pending.catch(() => undefined);
+        for (const [key, value] of chunk) {
+          const parsed = JournalEntrySchema.safeParse(decode(value, this.dir, key));
+          if (!parsed.success) {
+            const issue = parsed.error.issues[0];
+            throw corrupt(this.dir, `entry ${key} is invalid (${issue?.path.join('.')}: ${issue?.message})`);
+          }
+          yield parsed.data;
+        }
       }
-      yield parsed.data;
+    } finally {
+      // A consumer that stopped early: let the read in flight finish before closing.
+      if (pending) await pending.catch(() => undefined);
+      await iterator.close();
     }
   }
 

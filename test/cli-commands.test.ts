@@ -1,0 +1,28 @@
+import test from 'ava';
+import { readdirSync } from 'node:fs';
+import { COMMANDS, commandName } from '../bin/commands/index.js';
+import { toolbench } from './helpers/replay-cli.js';
+
+// bin/main.ts lists every command from bin/commands/index.ts and loads only the one being run.
+test('every command module is listed, with its own command string and description', async (t) => {
+  const modules = readdirSync(new URL('../bin/commands/', import.meta.url)).filter((name) => name.endsWith('.ts') && name !== 'index.ts');
+  t.deepEqual(COMMANDS.map((entry) => `${commandName(entry)}.ts`).sort(), modules.sort());
+  for (const entry of COMMANDS) {
+    const module = await entry.load();
+    t.is(module.command, entry.command, commandName(entry));
+    t.is(module.describe, entry.describe, commandName(entry));
+  }
+});
+
+test('toolbench --help lists every command; a command\'s --help shows its options; a typo is refused', async (t) => {
+  const help = await toolbench(['--help']);
+  t.is(help.code, 0);
+  for (const entry of COMMANDS) t.true(help.stdout.includes(`toolbench ${entry.command}`), entry.command);
+  const replay = await toolbench(['replay', '--help']);
+  t.is(replay.code, 0);
+  t.regex(replay.stdout, /--jobs/);
+  t.regex(replay.stdout, /--allow-unclosed/);
+  const typo = await toolbench(['replya', 'x']);
+  t.is(typo.code, 2);
+  t.regex(typo.stderr, /Did you mean replay\?/);
+});

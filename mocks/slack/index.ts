@@ -6,7 +6,10 @@ import { conversationOperations } from './conversations.js';
 import { SlackDatasetSchema, type SlackDataset } from './dataset.js';
 import { loadSlack } from './load.js';
 import { messageOperations } from './messages.js';
+import { pinOperations } from './pins.js';
+import { reminderOperations } from './reminders.js';
 import { slackContext, slackHeaders, type SlackCtx } from './method.js';
+import { slackSpecFallback } from './spec.js';
 import { userOperations } from './users.js';
 
 /**
@@ -15,11 +18,13 @@ import { userOperations } from './users.js';
  */
 export const slackService = defineService<SlackDataset, SlackCtx>({
   id: 'slack',
-  version: '1',
+  version: '2',
   dataset: SlackDatasetSchema,
   load: loadSlack,
   context: slackContext,
-  operations: [...userOperations, ...conversationOperations, ...messageOperations],
+  operations: [...userOperations, ...conversationOperations, ...messageOperations, ...pinOperations, ...reminderOperations],
+  // Every other method of Slack's description, in the description's shape (mocks/slack/spec.ts).
+  fallback: slackSpecFallback,
   // Slack answers a method by GET or POST alike; its operations are declared once, as POST.
   rewrite: (req) => (req.method === 'POST' ? req : new ServiceRequest('POST', req.target, req.headers, req.body)),
   middleware: [slackHeaders],

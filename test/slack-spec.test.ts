@@ -7,7 +7,7 @@ import { World } from '../mocks/core/world.js';
 import { SlackDatasetSchema } from '../mocks/slack/dataset.js';
 import { slackService } from '../mocks/slack/index.js';
 import { SLACK_SPEC, specScopes } from '../mocks/slack/spec.js';
-import { validateSlackResponse } from './helpers/slack-openapi.js';
+import { invalidSlackEntries, validateSlackResponse } from './helpers/slack-openapi.js';
 
 // Every method of Slack's OpenAPI description (mocks/slack/spec/), called through a world: the
 // 17 with handlers and the rest through the kit's spec fallback. Each answers HTTP 200 `ok: true`
@@ -26,9 +26,11 @@ const header: JournalHeader = { format: 2, toolbench: 'test', scenario: 'slack-s
 const world = new World({ seed: 43, epochMs: EPOCH, tickMs: 1000, journal: new MemoryJournal(header), services: [{ id: 'slack', hostnames: ['slack.com'], definition: slackService, data: SlackDatasetSchema.parse(dataset) }] });
 
 const dec = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+const sent: JournalEntry[] = [];
 function send(name: string, args: Record<string, string>, token: string | null = ADMIN): { entry: JournalEntry; json: any } {
   const headers: HeaderList = [['Content-Type', 'application/x-www-form-urlencoded'], ...(token === null ? [] : [['Authorization', `Bearer ${token}`] as [string, string]])];
   const entry = world.process({ host: 'slack.com', method: 'POST', target: `/api/${name}`, headers, body: new TextEncoder().encode(new URLSearchParams(args).toString()) });
+  sent.push(entry);
   return { entry, json: JSON.parse(dec(entry.response.body)) };
 }
 
@@ -51,7 +53,7 @@ function requiredOf(name: string): string[] {
 
 const methods = Object.keys(SLACK_SPEC.paths).map((path) => path.slice(1));
 /** What removes state runs after what reads it. */
-const LAST = ['reminders.delete', 'pins.remove', 'reactions.remove', 'chat.delete'];
+const LAST = ['reminders.delete', 'pins.remove', 'reactions.remove', 'chat.delete', 'conversations.kick', 'conversations.archive', 'conversations.unarchive', 'conversations.leave'];
 const ordered = [...methods.filter((m) => !LAST.includes(m)), ...LAST];
 
 test('every method of the description answers ok:true in its success schema, named by the method', (t) => {
@@ -59,6 +61,8 @@ test('every method of the description answers ok:true in its success schema, nam
   const posted = send('chat.postMessage', { channel: 'C01EXENGIN', text: 'To be edited, reacted to and pinned' }).json.ts as string;
   const doomed = send('chat.postMessage', { channel: 'C01EXENGIN', text: 'To be deleted' }).json.ts as string;
   let reminder = '';
+  let created = '';
+  const sweep = () => created;
   // Handlers check arguments the description does not mark required; give them what they need.
   const extra: Record<string, () => Record<string, string>> = {
     'chat.postMessage': () => ({ channel: 'C01EXENGIN', text: 'Hello from the spec sweep' }),
@@ -73,6 +77,11 @@ test('every method of the description answers ok:true in its success schema, nam
     'conversations.history': () => ({ channel: 'C01EXENGIN' }), 'conversations.info': () => ({ channel: 'C01EXENGIN' }),
     'conversations.join': () => ({ channel: 'C01EXENGIN' }), 'conversations.members': () => ({ channel: 'C01EXENGIN' }),
     'users.info': () => ({ user: 'U01EXAMPL01' }),
+    // Channel management on a channel of its own (created first, alphabetically).
+    'conversations.rename': () => ({ channel: sweep(), name: 'spec-sweep-renamed' }),
+    'conversations.setTopic': () => ({ channel: sweep(), topic: 'Topic' }), 'conversations.setPurpose': () => ({ channel: sweep(), purpose: 'Purpose' }),
+    'conversations.invite': () => ({ channel: sweep(), users: 'U01EXAMPL02' }), 'conversations.kick': () => ({ channel: sweep(), user: 'U01EXAMPL02' }),
+    'conversations.archive': () => ({ channel: sweep() }), 'conversations.unarchive': () => ({ channel: sweep() }), 'conversations.leave': () => ({ channel: sweep() }),
     'conversations.create': () => ({ name: 'spec-sweep' }),
     'users.lookupByEmail': () => ({ email: 'alice@example.test' }),
     'reminders.info': () => ({ reminder }), 'reminders.complete': () => ({ reminder }), 'reminders.delete': () => ({ reminder }),
@@ -83,13 +92,14 @@ test('every method of the description answers ok:true in its success schema, nam
     const args = { ...Object.fromEntries(requiredOf(name).map((arg) => [arg, VALUES[arg] ?? 'x'])), ...extra[name]?.() };
     const { entry, json } = send(name, args);
     if (name === 'reminders.add') reminder = json.reminder?.id;
+    if (name === 'conversations.create') created = json.channel?.id;
     const verdict = validateSlackResponse(entry.target, entry.response.status, entry.response.body);
     if (entry.operation) via[entry.operation.via]++;
     if (json.ok !== true || !verdict.ok || entry.operation?.name !== name) problems.push(`${name} ${JSON.stringify(args)} → ${entry.response.status} ${dec(entry.response.body).slice(0, 200)} (${entry.operation?.name}/${entry.operation?.via}): ${verdict.errors}`);
   }
   t.deepEqual(problems, []);
   t.is(via.handler + via.spec, methods.length);
-  t.true(via.handler >= 27 && via.spec >= 140, JSON.stringify(via));
+  t.true(via.handler >= 35 && via.spec >= 130, JSON.stringify(via));
 });
 
 test('the fallback answers bad input with Slack errors in the method error schema', (t) => {
@@ -120,7 +130,8 @@ test('the fallback answers bad input with Slack errors in the method error schem
   t.is(unknown.entry.operation, null);
 });
 
-test('stateful methods have handlers: create then read, delete, pins and reminders', (t) => {
+test('stateful methods have handlers: channels created and managed, messages deleted, pins, reminders', (t) => {
+  const from = sent.length;
   const created = send('conversations.create', { name: 'launch-plans', is_private: 'false' }).json;
   t.true(created.ok);
   t.is(created.channel.name, 'launch-plans');
@@ -129,6 +140,20 @@ test('stateful methods have handlers: create then read, delete, pins and reminde
   t.is(send('conversations.create', { name: 'launch-plans' }).json.error, 'name_taken');
   t.is(send('conversations.create', { name: 'Launch Plans' }).json.error, 'invalid_name_specials');
 
+  const id = created.channel.id as string;
+  t.is(send('conversations.rename', { channel: id, name: 'launch' }).json.channel.name, 'launch');
+  t.deepEqual(send('conversations.info', { channel: id }).json.channel.previous_names, ['launch-plans']);
+  t.is(send('conversations.setTopic', { channel: id, topic: 'Ship it' }).json.channel.topic.value, 'Ship it');
+  t.is(send('conversations.info', { channel: id }).json.channel.topic.value, 'Ship it');
+  t.is(send('conversations.setPurpose', { channel: id, purpose: 'x'.repeat(251) }).json.error, 'too_long');
+  t.true(send('conversations.invite', { channel: id, users: 'U01EXAMPL02,U01EXAMPL03' }).json.ok);
+  t.is(send('conversations.invite', { channel: id, users: 'U01EXAMPL02' }).json.error, 'already_in_channel');
+  t.true(send('conversations.kick', { channel: id, user: 'U01EXAMPL03' }).json.ok);
+  t.deepEqual(send('conversations.members', { channel: id }).json.members, ['U01EXAMPL01', 'U01EXAMPL02']);
+  t.true(send('conversations.archive', { channel: id }).json.ok);
+  t.is(send('conversations.archive', { channel: id }).json.error, 'already_archived');
+  t.is(send('chat.postMessage', { channel: id, text: 'hello?' }).json.error, 'is_archived');
+  t.true(send('conversations.unarchive', { channel: id }).json.ok);
   const ts = send('chat.postMessage', { channel: created.channel.id, text: 'pin me' }).json.ts as string;
   t.true(send('pins.add', { channel: created.channel.id, timestamp: ts }).json.ok);
   t.is(send('pins.add', { channel: created.channel.id, timestamp: ts }).json.error, 'already_pinned');
@@ -141,6 +166,9 @@ test('stateful methods have handlers: create then read, delete, pins and reminde
   t.is(send('chat.delete', { channel: created.channel.id, ts }).json.error, 'message_not_found');
   t.is(send('chat.delete', { channel: 'C01EXENGIN', ts: '1706781600.000002' }).json.error, 'cant_delete_message', "bob's message");
 
+  t.true(send('conversations.leave', { channel: id }).json.ok);
+  t.true(send('conversations.leave', { channel: id }).json.not_in_channel);
+
   const adding = send('reminders.add', { text: 'Send the launch notes', time: 'in 2 hours' });
   const added = adding.json;
   t.is(added.reminder.time, Date.parse(adding.entry.time) / 1000 + 7200, 'two hours after the request, on the logical clock');
@@ -150,4 +178,5 @@ test('stateful methods have handlers: create then read, delete, pins and reminde
   t.is(send('reminders.add', { text: 'x', time: 'whenever' }).json.error, 'cannot_parse');
   t.true(send('reminders.delete', { reminder: added.reminder.id }).json.ok);
   t.is(send('reminders.info', { reminder: added.reminder.id }).json.error, 'not_found');
+  t.deepEqual(invalidSlackEntries(sent.slice(from)), [], 'every answer, success or error, in its schema');
 });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { slackError, slackOk, slackResponseMetadata } from '../kit/envelopes/slack.js';
-import { slackStyleId } from '../kit/ids.js';
 import type { Operation } from '../kit/operation.js';
 import { arg, method, slackPage as page, type SlackCtx } from './method.js';
 import type { ChannelDoc, MessageDoc, UserDoc } from './model.js';
@@ -160,28 +159,6 @@ const join = method('conversations.join', {
   return slackOk({ channel: renderChannel(joined, caller.id) });
 });
 
-/** Slack's channel names: lowercase letters, digits, hyphens and underscores, at most 80. */
-const CHANNEL_NAME = /^[a-z0-9_-]+$/;
-
-/** conversations.create: a public or private channel, the caller its creator and first member. */
-const create = method('conversations.create', {
-  args: z.object({ name: z.string().default(''), is_private: arg.bool().default(false), team_id: z.string().optional() }),
-  accepted: ['channels:manage', 'channels:write', 'groups:write', 'im:write', 'mpim:write'],
-  needs: (args, c) => (args.is_private ? ['groups:write'] : c.grant?.scopes.includes('channels:manage') ? ['channels:manage'] : ['channels:write']),
-}, ({ args, caller, c }) => {
-  if (args.name === '') throw slackError('invalid_name_required');
-  if (args.name.length > 80) throw slackError('invalid_name_maxlength');
-  if (!CHANNEL_NAME.test(args.name)) throw slackError(/^[a-z0-9_\-\p{P}]+$/u.test(args.name) ? 'invalid_name_punctuation' : 'invalid_name_specials');
-  if (c.db.channels.find((ch) => ch.name === args.name)) throw slackError('name_taken');
-  const id = slackStyleId(c.ctx, 'C', 'channel');
-  const blank = { value: '', creator: '', last_set: 0 };
-  const channel = c.db.channels.put(id, {
-    id, name: args.name, is_private: args.is_private, is_archived: false, is_general: false, created: Math.floor(c.ctx.nowMs / 1000),
-    creator: caller.id, members: [caller.id], topic: blank, purpose: { ...blank }, previous_names: [],
-  });
-  return slackOk({ channel: renderChannel(channel, caller.id) });
-});
-
 /** users.conversations: the channels a user is in (private ones only where the caller is too). */
 const userConversations = method('users.conversations', {
   args: ListArgs.extend({ user: z.string().optional() }),
@@ -203,4 +180,4 @@ const userConversations = method('users.conversations', {
   return slackOk({ channels: shown, ...slackResponseMetadata(next) });
 });
 
-export const conversationOperations: Operation<SlackCtx>[] = [list, info, history, replies, members, join, create, userConversations];
+export const conversationOperations: Operation<SlackCtx>[] = [list, info, history, replies, members, join, userConversations];

@@ -2,6 +2,7 @@ import { jsonResponse, ServiceRequest, type ServiceResponse } from '../core/http
 import { defineService } from '../kit/define.js';
 import { slackError, slackErrorStyle, slackRateLimited } from '../kit/envelopes/slack.js';
 import type { ServiceError } from '../kit/errors.js';
+import { channelOperations } from './channels.js';
 import { conversationOperations } from './conversations.js';
 import { SlackDatasetSchema, type SlackDataset } from './dataset.js';
 import { loadSlack } from './load.js';
@@ -22,7 +23,7 @@ export const slackService = defineService<SlackDataset, SlackCtx>({
   dataset: SlackDatasetSchema,
   load: loadSlack,
   context: slackContext,
-  operations: [...userOperations, ...conversationOperations, ...messageOperations, ...pinOperations, ...reminderOperations],
+  operations: [...userOperations, ...conversationOperations, ...channelOperations, ...messageOperations, ...pinOperations, ...reminderOperations],
   // Every other method of Slack's description, in the description's shape (mocks/slack/spec.ts).
   fallback: slackSpecFallback,
   // Slack answers a method by GET or POST alike; its operations are declared once, as POST.

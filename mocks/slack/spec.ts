@@ -52,10 +52,14 @@ const operationOf = (name: string): Schema | undefined => {
   return item?.post ?? item?.get;
 };
 
-/** The scopes any one of which grants a method (its `security`), `none` left out. */
+/** The granular bot scopes that replaced the description's older ones (Slack accepts either). */
+const GRANULAR: Record<string, string> = { 'chat:write:bot': 'chat:write', 'chat:write:user': 'chat:write', 'channels:write': 'channels:manage' };
+
+/** The scopes any one of which grants a method (its `security`, plus their granular successors), `none` left out. */
 export function specScopes(name: string): string[] {
   const security = (operationOf(name)?.security ?? []) as { slackAuth?: string[] }[];
-  return security.flatMap((entry) => entry.slackAuth ?? []).filter((scope) => scope !== 'none');
+  const listed = security.flatMap((entry) => entry.slackAuth ?? []).filter((scope) => scope !== 'none');
+  return [...new Set([...listed, ...listed.flatMap((scope) => GRANULAR[scope] ?? [])])];
 }
 
 /** Methods that take a token (all but api.test and the oauth exchanges). */
@@ -64,12 +68,15 @@ function takesToken(name: string): boolean {
   return JSON.stringify([op?.parameters ?? [], op?.requestBody ?? {}]).includes('"token"');
 }
 
-/** Values for patterned string fields: the caller, the workspace, the logical time, seeded IDs. */
+/** Values for patterned string fields: the caller (its user, bot and app IDs), the workspace, the logical time, seeded IDs. */
 function sample(schema: Schema, _field: string, c: SlackCtx, ctx: ServiceContext): unknown {
   const pattern = schema.pattern;
   if (typeof pattern !== 'string') return undefined;
   if (/^\^\[(UW|WU)\]/.test(pattern)) return c.grant?.user ?? slackStyleId(ctx, 'U');
   if (/^\^\[TE?\]/.test(pattern)) return c.team.id;
+  const caller = c.grant ? c.db.users.get(c.grant.user) : undefined;
+  if (pattern.startsWith('^B') && caller?.bot_id) return caller.bot_id;
+  if (/^\^\(?A/.test(pattern) && caller?.app_id) return caller.app_id;
   if (pattern === '^\\d{10}\\.\\d{6}$') return slackTs(ctx.nowMs, ctx.seq);
   if (pattern === '^\\d{10}$') return String(Math.floor(ctx.nowMs / 1000));
   if (pattern.includes('{6}')) return ctx.ids.opaque('color', ctx.seq, 6);

@@ -7,6 +7,7 @@ import { slackError, slackErrorStyle } from '../kit/envelopes/slack.js';
 import { cursorPage, InvalidCursorError, type CursorOptions, type CursorPage } from '../kit/pagination/cursor.js';
 import type { Middleware } from '../kit/define.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
+import { authenticate } from './auth.js';
 import { specScopes } from './spec.js';
 import { slackDb, teamOf, type SlackDb, type TeamDoc, type TokenDoc, type UserDoc } from './model.js';
 
@@ -102,16 +103,6 @@ export function method<A>(name: string, options: MethodOptions<A>, handle: (call
     return handle({ args: parsed.data, caller, grant, c });
   });
   return { ...op, accepted: options.accepted };
-}
-
-/** The request's token and its user: `not_authed` without one, `invalid_auth` for one no one has, `account_inactive` for a deactivated user's. */
-export function authenticate(c: SlackCtx): { grant: TokenDoc; caller: UserDoc } {
-  if (c.token === null) throw slackError('not_authed');
-  const grant = c.grant;
-  const caller = grant ? c.db.users.get(grant.user) : undefined;
-  if (!grant || !caller) throw slackError('invalid_auth');
-  if (caller.deleted) throw slackError('account_inactive');
-  return { grant, caller };
 }
 
 function describeIssue(issue: z.ZodIssue): string {

@@ -4,8 +4,8 @@ import type { Fallback } from '../kit/define.js';
 import { slackStyleId } from '../kit/ids.js';
 import { loadSpec } from '../kit/openapi.js';
 import { specFallback, type OpenApiDocument, type Schema } from '../kit/spec-fallback.js';
+import { authenticate } from './auth.js';
 import type { SlackCtx } from './method.js';
-import { authenticate } from './method.js';
 import { slackTs } from './model.js';
 
 /**

@@ -44,9 +44,10 @@ conformance(test, {
     (r) => ({ method: 'GET', target: `/api/${r.pick(['auth.test', 'users.list', 'no.such.method'])}` }),
   ],
   isError: (entry) => entry.response.status >= 400 || new TextDecoder().decode(entry.response.body).startsWith('{"ok":false'),
-  seeded: { fields: ['block_id', 'avatar_hash', 'color', 'image_24', 'image_32', 'image_48', 'image_72', 'image_192', 'image_512', 'image_36'], patterns: [/U(?!01EXAM)[0-9A-Z]{10}/g], headers: ['X-Slack-Req-Id', 'Content-Length'] },
+  seeded: { fields: ['block_id', 'avatar_hash', 'color', 'image_24', 'image_32', 'image_48', 'image_72', 'image_192', 'image_512', 'image_36'], patterns: [/U(?!01EXAM)[0-9A-Z]{10}/g, /\b(?:Fc|Rm|[ABCDEFGQSW])(?!01EX)[0-9A-Z]{10}\b/g], headers: ['X-Slack-Req-Id', 'Content-Length'] },
   errorShape: SlackError,
 });
-// Seeded: block IDs of posted messages, avatar hashes (and the colours and image URLs made from
+// Seeded: the Slack-style IDs the spec fallback fills answers with (`B…`, `F…`, `Fc…`, `Rm…`:
+// a prefix and ten characters; the example dataset's own IDs all start `01EX`), block IDs of posted messages, avatar hashes (and the colours and image URLs made from
 // them), request IDs, and the one user ID the example dataset leaves to the seed (frank's; every
 // ID the dataset gives contains EXAM).

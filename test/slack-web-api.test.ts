@@ -20,7 +20,7 @@ test.before(async () => {
   w.tracker.markReady('slack');
   const script = fileURLToPath(new URL('./helpers/slack-web-api-client.mjs', import.meta.url));
   const names = ['auth.test', 'paginate channels', 'conversations.info', 'post and reply', 'history', 'replies', 'paginate history', 'reactions.add', 'update and unreact', 'users.lookupByEmail', 'users.conversations',
-    'users.list', 'users.info', 'users.profile.get', 'conversations.members', 'channel_not_found', 'not_in_channel', 'missing_scope', 'invalid_auth'];
+    'users.list', 'users.info', 'users.profile.get', 'conversations.members', 'spec tail', 'spec missing_scope', 'channel_not_found', 'not_in_channel', 'missing_scope', 'invalid_auth'];
   const result = await run(process.execPath, [script, ...names], {
     ...nodeClientEnv(w.urlFor('slack'), w.caPath), SLACK_TOKEN: 'xoxb-1-example-helper', SLACK_READONLY_TOKEN: 'xoxb-2-example-readonly',
   });
@@ -78,6 +78,20 @@ test('reactions, edits, users and profiles', (t) => {
   t.like(profile, { real_name: 'Alice Moreau', title: 'Engineering Lead' });
   t.deepEqual(Object.values(profile.fields), [{ value: 'Platform', alt: '', label: 'Team' }]);
   t.deepEqual(ok('conversations.members').members, ['U01EXAMPL01', 'U01EXAMBOT1']);
+});
+
+test('methods without a handler answer from Slack\'s description through the SDK: ok, its shape, Slack\'s scopes', (t) => {
+  const { bot, scheduled, presence, permalink } = ok('spec tail');
+  t.like(bot, { ok: true });
+  t.regex(bot.bot.id, /^B[A-Z0-9]{8,}$/);
+  t.like(scheduled.message, { user: 'U01EXAMBOT1', bot_id: 'B01EXAMBOT1', team: 'T01EXAMPLE' }, 'the caller fills the IDs a schema asks for');
+  t.like(scheduled, { ok: true, channel: 'C01EXENGIN', post_at: 1709290800 });
+  t.regex(scheduled.scheduled_message_id, /^Q[A-Z0-9]{10}$/, 'a seeded ID in the pattern of the description');
+  t.like(presence, { ok: true });
+  t.like(permalink, { ok: true, channel: 'C01EXENGIN' });
+  const denied = steps.get('spec missing_scope')!;
+  t.is(denied.code, 'platform');
+  t.like(denied.data, { ok: false, error: 'missing_scope', needed: 'team:read' });
 });
 
 test('Slack\'s errors reach the SDK as platform errors with Slack\'s body', (t) => {

@@ -21,6 +21,11 @@ import { numericId } from './ids.js';
  *   response schema; an action on an item (`POST /v1/refunds/{refund}/cancel`) answers, and
  *   updates, the stored item when the response is that item's schema.
  *
+ * RPC APIs (Slack's Web API: `POST /api/chat.delete`) use the `method` style instead: the
+ * request's path names the spec's path (`/chat.delete`) whatever its HTTP method, the operation
+ * is named by it (`chat.delete`), its arguments are the query and the body together (a missing
+ * required one is `invalid`), and it answers a document of its success schema built from them.
+ *
  * Pure and synchronous, like every handler: IDs from the world's seeded counters, time from the
  * request's logical clock.
  */
@@ -65,6 +70,13 @@ export interface SpecFallbackOptions<C> {
   listed?(collection: string, path: string, context: C): readonly unknown[];
   /** Leading path the spec's paths leave out (`/api/v3` when the server URL ends in it). */
   readonly basePath?: string;
+  /** `rest` (default): method + path template; `method`: RPC, one path per operation (see above). */
+  readonly style?: 'rest' | 'method';
+  /**
+   * A value for a string field the builder would leave `''` (one with a `pattern`, say: Slack's
+   * `^[UW][A-Z0-9]{8,}$` user IDs); undefined keeps the default. `name` is the field's name.
+   */
+  sample?(schema: Schema, name: string, context: C, ctx: ServiceContext): unknown;
 }
 
 export type SpecKind = 'create' | 'list' | 'read' | 'update' | 'delete' | 'action';
@@ -81,6 +93,8 @@ export interface SpecOperation {
   readonly status: number;
   readonly response: Schema | null;
   readonly request: Schema | null;
+  /** `method` style: the arguments a call must give (query parameters and body properties). */
+  readonly required?: readonly string[];
 }
 
 export interface SpecFallback<C> extends Fallback<C> {
@@ -95,6 +109,8 @@ const isParam = (segment: string) => /^\{[^}]+\}$/.test(segment);
 /** A `Fallback` answering every operation of `spec` no handler takes. */
 export function specFallback<C>(options: SpecFallbackOptions<C>): SpecFallback<C> {
   const schemas = new SchemaSet(options.spec);
+  const base = options.basePath ?? '';
+  if (options.style === 'method') return methodFallback(options, schemas, base);
   const operations = classify(options.spec, schemas);
   // Fewer parameters first: `/v1/customers/search` before `/v1/customers/{customer}`.
   const ordered = [...operations].sort((a, b) => paramCount(a.template) - paramCount(b.template));
@@ -106,7 +122,6 @@ export function specFallback<C>(options: SpecFallbackOptions<C>): SpecFallback<C
     byRoute.set(r, op);
   }
   const router = new Router(routes);
-  const base = options.basePath ?? '';
   const find = (req: ServiceRequest) => {
     if (!req.path.startsWith(base)) return null;
     const match = router.match(req.method === 'HEAD' ? 'GET' : req.method, req.path.slice(base.length) || '/');
@@ -201,6 +216,45 @@ export function specFallback<C>(options: SpecFallbackOptions<C>): SpecFallback<C
           store.put(`${path}/${id}`, build.document(schema, record, { id, nowMs: ctx.epochMs }));
         }
       }
+    },
+  };
+}
+
+/** The `method` style: one operation per spec path, named by it, at `<basePath>/<name>`. */
+function methodFallback<C>(options: SpecFallbackOptions<C>, schemas: SchemaSet, base: string): SpecFallback<C> {
+  const operations: SpecOperation[] = [];
+  for (const [template, item] of Object.entries(options.spec.paths)) {
+    const op = METHODS.map((method) => item[method]).find((candidate) => typeof candidate?.operationId === 'string');
+    if (!op) continue;
+    const [status, response] = successResponse(op, schemas);
+    const body = schemas.resolve(schemas.resolve(op.requestBody ?? {}).content?.['application/x-www-form-urlencoded']?.schema
+      ?? schemas.resolve(op.requestBody ?? {}).content?.['application/json']?.schema ?? {});
+    const parameters = ((op.parameters ?? []) as Schema[]).map((parameter) => schemas.resolve(parameter));
+    const required = [...new Set([
+      ...parameters.filter((parameter) => parameter.required === true && parameter.in !== 'header').map((parameter) => String(parameter.name)),
+      ...((body.required ?? []) as string[]),
+    ])].filter((name) => name !== 'token');
+    operations.push({ id: template.replace(/^\//, ''), method: 'POST', template: base + template, kind: 'action', collection: null, status, response, request: body, required });
+  }
+  const byPath = new Map(operations.map((op) => [op.template, op]));
+  const build = new Builder(schemas);
+  return {
+    operations,
+    operation: (req) => byPath.get(req.path)?.id ?? null,
+    handle(req, name, context, ctx) {
+      const op = byPath.get(req.path);
+      if (!op || op.id !== name) throw options.notFound('operation', req.path, context);
+      const args: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(queryObject(req))) args[key] = Array.isArray(value) ? value[0] : value;
+      Object.assign(args, bodyOf(req, (message) => options.malformed?.(message, context)));
+      for (const param of options.invalid ? op.required ?? [] : []) {
+        if (args[param] === undefined || args[param] === '') throw options.invalid!(param, `missing required field: ${param}`, context);
+      }
+      const sample = options.sample && ((schema: Schema, field: string) => options.sample!(schema, field, context, ctx));
+      return jsonResponse(op.status, op.response ? build.document(op.response, args, { id: '', nowMs: ctx.nowMs, ...(sample ? { sample } : {}) }) : {});
+    },
+    seed(records) {
+      if (Object.keys(records).length > 0) throw new Error('spec seed: the method style keeps no collections (write handlers for stateful methods)');
     },
   };
 }
@@ -335,12 +389,19 @@ class SchemaSet {
   }
 }
 
+/** What a built document's defaults come from: its ID, the logical time, the service's samples. */
+interface At {
+  id: string;
+  nowMs: number;
+  sample?: (schema: Schema, name: string) => unknown;
+}
+
 /** Builds documents from a schema and a request body, deterministically. */
 class Builder {
   constructor(private readonly schemas: SchemaSet) {}
 
   /** A document of `schema`: the body's values where they fit, every required field filled. */
-  document(schema: Schema, body: Record<string, unknown>, at: { id: string; nowMs: number }): Record<string, unknown> {
+  document(schema: Schema, body: Record<string, unknown>, at: At): Record<string, unknown> {
     const value = this.fill(schema, body, 'document', 0, at);
     return (value && typeof value === 'object' && !Array.isArray(value) ? value : {}) as Record<string, unknown>;
   }
@@ -395,7 +456,7 @@ class Builder {
   }
 
   /** The body's value for `schema` when it fits, else a default; `name` guides IDs and timestamps. */
-  private fill(schema: Schema, given: unknown, name: string, depth: number, at: { id: string; nowMs: number }): unknown {
+  private fill(schema: Schema, given: unknown, name: string, depth: number, at: At): unknown {
     if (given !== undefined) {
       const coerced = this.coerce(schema, given, depth, at);
       if (coerced !== undefined) return coerced;
@@ -403,7 +464,7 @@ class Builder {
     return this.defaultFor(schema, name, depth, at);
   }
 
-  private defaultFor(schema: Schema, name: string, depth: number, at: { id: string; nowMs: number }): unknown {
+  private defaultFor(schema: Schema, name: string, depth: number, at: At): unknown {
     const resolved = this.schemas.resolve(schema);
     if (resolved.nullable === true && name !== 'document' && name !== 'list') return null;
     if ('default' in resolved) return resolved.default;
@@ -424,6 +485,10 @@ class Builder {
       }
       return out;
     }
+    if (resolved.type === 'string' && at.sample) {
+      const sampled = at.sample(resolved, name);
+      if (sampled !== undefined) return sampled;
+    }
     switch (resolved.type) {
       case 'array': return [];
       case 'object': return {};
@@ -443,7 +508,7 @@ class Builder {
   }
 
   /** `value` as `schema` wants it (form bodies send strings), or undefined when it does not fit. */
-  private coerce(schema: Schema, value: unknown, depth = 0, at: { id: string; nowMs: number } = { id: '', nowMs: 0 }): unknown {
+  private coerce(schema: Schema, value: unknown, depth = 0, at: At = { id: '', nowMs: 0 }): unknown {
     const resolved = this.schemas.resolve(schema);
     if (value === null) return resolved.nullable ? null : undefined;
     if (value === '' && resolved.nullable && resolved.type !== 'string') return null;
@@ -486,8 +551,11 @@ class Builder {
       }
       case 'boolean':
         return typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : undefined;
-      case 'string':
-        return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+      case 'string': {
+        const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+        // A value the schema's pattern refuses (a name where an ID belongs) is not used.
+        return text !== undefined && typeof resolved.pattern === 'string' && !new RegExp(resolved.pattern).test(text) ? undefined : text;
+      }
       case 'array': {
         const list = Array.isArray(value) ? value : value && typeof value === 'object' ? Object.values(value) : undefined;
         if (!list) return undefined;

@@ -2,11 +2,15 @@ import { jsonResponse, ServiceRequest, type ServiceResponse } from '../core/http
 import { defineService } from '../kit/define.js';
 import { slackError, slackErrorStyle, slackRateLimited } from '../kit/envelopes/slack.js';
 import type { ServiceError } from '../kit/errors.js';
+import { channelOperations } from './channels.js';
 import { conversationOperations } from './conversations.js';
 import { SlackDatasetSchema, type SlackDataset } from './dataset.js';
 import { loadSlack } from './load.js';
 import { messageOperations } from './messages.js';
+import { pinOperations } from './pins.js';
+import { reminderOperations } from './reminders.js';
 import { slackContext, slackHeaders, type SlackCtx } from './method.js';
+import { slackSpecFallback } from './spec.js';
 import { userOperations } from './users.js';
 
 /**
@@ -15,11 +19,13 @@ import { userOperations } from './users.js';
  */
 export const slackService = defineService<SlackDataset, SlackCtx>({
   id: 'slack',
-  version: '1',
+  version: '2',
   dataset: SlackDatasetSchema,
   load: loadSlack,
   context: slackContext,
-  operations: [...userOperations, ...conversationOperations, ...messageOperations],
+  operations: [...userOperations, ...conversationOperations, ...channelOperations, ...messageOperations, ...pinOperations, ...reminderOperations],
+  // Every other method of Slack's description, in the description's shape (mocks/slack/spec.ts).
+  fallback: slackSpecFallback,
   // Slack answers a method by GET or POST alike; its operations are declared once, as POST.
   rewrite: (req) => (req.method === 'POST' ? req : new ServiceRequest('POST', req.target, req.headers, req.body)),
   middleware: [slackHeaders],

@@ -94,8 +94,24 @@ const update = method('chat.update', {
   return slackOk({ channel: channel.id, ts: message.ts, text, message: renderMessage(c.db, updated, c.team) });
 });
 
+/** chat.delete: the caller's own message goes, with its pin; a thread parent's replies stay, as Slack leaves them. */
+const remove = method('chat.delete', {
+  args: z.object({ channel: arg.id(), ts: z.union([z.string(), z.number().transform(String)]).pipe(z.string().min(1)), as_user: arg.bool().optional() }),
+  accepted: ['chat:write', 'chat:write:user', 'chat:write:bot'],
+  needs: () => ['chat:write'],
+}, ({ args, caller, c }) => {
+  const channel = visibleChannel(c, caller, args.channel);
+  const key = messageKey(channel.id, args.ts);
+  const message = c.db.messages.get(key);
+  if (!message) throw slackError('message_not_found');
+  if (message.user !== caller.id) throw slackError('cant_delete_message');
+  c.db.messages.delete(key);
+  if (c.db.pins.get(key)) c.db.pins.delete(key);
+  return slackOk({ channel: channel.id, ts: message.ts });
+});
+
 /** The message a reactions.* call names, in a channel the caller can see. */
-function reactedMessage(c: SlackCtx, caller: UserDoc, channelId: string, timestamp: string): MessageDoc {
+export function reactedMessage(c: SlackCtx, caller: UserDoc, channelId: string, timestamp: string): MessageDoc {
   const channel = visibleChannel(c, caller, channelId);
   if (!/^\d{10}\.\d{6}$/.test(timestamp)) throw slackError('bad_timestamp');
   const message = c.db.messages.get(messageKey(channel.id, timestamp));
@@ -127,4 +143,4 @@ const getReactions = method('reactions.get', {
   return slackOk({ type: 'message', channel: message.channel, message: renderMessage(c.db, message, c.team) });
 });
 
-export const messageOperations: Operation<SlackCtx>[] = [postMessage, update, addReaction, removeReaction, getReactions];
+export const messageOperations: Operation<SlackCtx>[] = [postMessage, update, remove, addReaction, removeReaction, getReactions];

@@ -7,6 +7,8 @@ import { slackError, slackErrorStyle } from '../kit/envelopes/slack.js';
 import { cursorPage, InvalidCursorError, type CursorOptions, type CursorPage } from '../kit/pagination/cursor.js';
 import type { Middleware } from '../kit/define.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
+import { authenticate } from './auth.js';
+import { specScopes } from './spec.js';
 import { slackDb, teamOf, type SlackDb, type TeamDoc, type TokenDoc, type UserDoc } from './model.js';
 
 /** What every Slack handler sees: the store, the workspace, the request's world context, the token. */
@@ -91,11 +93,7 @@ export interface SlackOperation extends Operation<SlackCtx> {
  */
 export function method<A>(name: string, options: MethodOptions<A>, handle: (call: MethodCall<A>) => ServiceResponse): SlackOperation {
   const op = operation<SlackCtx, string>(name, rest('POST', `/api/${name}`), (call, c) => {
-    if (c.token === null) throw slackError('not_authed');
-    const grant = c.grant;
-    const caller = grant ? c.db.users.get(grant.user) : undefined;
-    if (!grant || !caller) throw slackError('invalid_auth');
-    if (caller.deleted) throw slackError('account_inactive');
+    const { grant, caller } = authenticate(c);
     const parsed = options.args.safeParse(argumentsOf(call.query, call.decoded));
     if (!parsed.success) {
       throw slackError('invalid_arguments', { response_metadata: { messages: parsed.error.issues.map(describeIssue) } });
@@ -116,7 +114,7 @@ function describeIssue(issue: z.ZodIssue): string {
 /** Slack's response headers: the request ID, the token's scopes and the method's accepted scopes. */
 export const slackHeaders: Middleware<SlackCtx> = (req, c, next, matched) => {
   const response = matched === null ? unknownMethod(req) : next();
-  const accepted = (matched?.operation as Partial<SlackOperation> | null | undefined)?.accepted;
+  const accepted = matched?.via === 'spec' ? specScopes(matched.name) : (matched?.operation as Partial<SlackOperation> | null | undefined)?.accepted;
   return {
     ...response,
     headers: [

@@ -76,6 +76,28 @@ export interface MessageDoc {
   edited: { user: string; ts: string } | null;
 }
 
+/** A pinned message, keyed `<channel>/<ts>` like the message. */
+export interface PinDoc {
+  channel: string;
+  ts: string;
+  created_by: string;
+  /** Seconds. */
+  created: number;
+}
+
+/** A reminder (reminders.add), keyed by its `Rm…` ID. */
+export interface ReminderDoc {
+  id: string;
+  creator: string;
+  user: string;
+  text: string;
+  /** When it fires, seconds. */
+  time: number;
+  recurring: false;
+  /** Seconds; 0 until reminders.complete. */
+  complete_ts: number;
+}
+
 export interface TokenDoc {
   token: string;
   user: string;
@@ -88,6 +110,8 @@ export interface SlackDb {
   channels: Collection<ChannelDoc>;
   messages: Collection<MessageDoc>;
   tokens: Collection<TokenDoc>;
+  pins: Collection<PinDoc>;
+  reminders: Collection<ReminderDoc>;
 }
 
 export function slackDb(store: DocumentStore): SlackDb {
@@ -97,6 +121,8 @@ export function slackDb(store: DocumentStore): SlackDb {
     channels: store.collection<ChannelDoc>('channels'),
     messages: store.collection<MessageDoc>('messages'),
     tokens: store.collection<TokenDoc>('tokens'),
+    pins: store.collection<PinDoc>('pins'),
+    reminders: store.collection<ReminderDoc>('reminders'),
   };
 }
 

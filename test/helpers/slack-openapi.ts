@@ -14,6 +14,7 @@ import type { JournalEntry } from '../../mocks/core/journal-format.js';
  * - chat.update's `message.blocks` is declared an object; Slack sends the array every message
  *   object has (`blocks` of objs_message).
  * - error enums gain errors the methods' documentation pages list but the description lacks.
+ * - admin.conversations.search's success schema lacks the `ok: true` every answer has.
  * - a schema written as `items: {anyOf: [...]}` without `type` (a conversion artefact that
  *   validates nothing on an object) is read as the `anyOf` it means.
  */
@@ -61,6 +62,10 @@ function schemaFor(name: string, ok: boolean): Json | null {
   const schema = structuredClone(op.responses[ok ? '200' : 'default'].content['application/json'].schema) as Json;
   if (ok && (name === 'conversations.history' || name === 'conversations.replies')) {
     schema.properties.response_metadata = { type: 'object', additionalProperties: false, required: ['next_cursor'], properties: { next_cursor: { type: 'string' } } };
+  }
+  if (ok && schema.properties && !schema.properties.ok) {
+    schema.properties.ok = { $ref: 'slack#/components/schemas/defs_ok_true' };
+    schema.required = ['ok', ...(schema.required ?? [])];
   }
   if (ok && name === 'chat.update') schema.properties.message.properties.blocks = { $ref: 'slack#/components/schemas/blocks' };
   if (ok && name === 'conversations.replies') {

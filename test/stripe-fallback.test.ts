@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { startStack, type Stack } from '../catalog/stack.js';
 import type { JournalEntry } from '../mocks/core/journal-format.js';
@@ -5,7 +6,6 @@ import type { Schema, SpecOperation } from '../mocks/kit/spec-fallback.js';
 import { stripeSpecFallback } from '../mocks/stripe/fallback.js';
 import { testCaDir } from './helpers/proxy.js';
 import { specValidator } from './helpers/spec-validate.js';
-import { readFileSync } from 'node:fs';
 
 // Every operation of Stripe's description that no handler takes (mocks/stripe/spec/
 // stripe-fallback.openapi.json), answered by the kit's spec fallback: each is called with its

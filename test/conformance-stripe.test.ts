@@ -48,6 +48,6 @@ conformance(test, {
     (r) => ({ method: 'GET', target: `/v1/customers?limit=${r.int(1, 20)}&expand[]=data.invoice_settings` }),
     (r) => ({ method: 'GET', target: `/v1/payment_intents?limit=${r.int(1, 5)}&expand[]=data.latest_charge` }),
   ],
-  seeded: { patterns: [/\b[a-z]+_[0-9A-Za-z]{8,}\b/g, /"id":"[0-9A-Za-z]{8}"/g], headers: ['Request-Id', 'Content-Length'] },
+  seeded: { patterns: [/\b[a-z]+(?:_[a-z]+)*_[0-9A-Za-z]{8,}\b/g, /"id":"[0-9A-Za-z]{8}"/g], headers: ['Request-Id', 'Content-Length'] },
   errorShape: StripeError,
 });

@@ -10,7 +10,7 @@ import { specValidator } from './helpers/spec-validate.js';
 // statefully by the kit's spec fallback from Stripe's own description, driven by stripe-node v23
 // and validated against that description.
 
-const validate = specValidator(loadSpec(new URL('../mocks/stripe/index.ts', import.meta.url).href, './spec/stripe-tail.openapi.json'));
+const validate = specValidator(loadSpec(new URL('../mocks/stripe/index.ts', import.meta.url).href, './spec/stripe-fallback.openapi.json'));
 let stack: Stack;
 let stripe: Stripe;
 

@@ -80,7 +80,17 @@ export function openapiToJsonSchema(node: unknown): unknown {
  * in the source tree, where the JSON lives.
  */
 export function loadSpec(moduleUrl: string, relativePath: string): OpenApiDocument {
+  return lazySpec(moduleUrl, relativePath)();
+}
+
+/**
+ * Like `loadSpec`, but only the file's text is read at module load; it is parsed on the first
+ * call (pure, so a handler may call it). For large specs: world start does not pay for parsing.
+ */
+export function lazySpec(moduleUrl: string, relativePath: string): () => OpenApiDocument {
   const cut = moduleUrl.lastIndexOf('/dist/');
   const url = new URL(relativePath, cut === -1 ? moduleUrl : moduleUrl.slice(0, cut) + moduleUrl.slice(cut + '/dist'.length));
-  return JSON.parse(readFileSync(url, 'utf8')) as OpenApiDocument;
+  const text = readFileSync(url, 'utf8');
+  let spec: OpenApiDocument | undefined;
+  return () => (spec ??= JSON.parse(text) as OpenApiDocument);
 }

@@ -131,6 +131,17 @@ export function specFallback<C>(options: SpecFallbackOptions<C>): SpecFallback<C
     const item = operations.find((op) => op.collection === collection && (op.kind === 'read' || op.kind === 'create') && op.response);
     return item?.response ?? null;
   };
+  // What the collection's list holds: a create answering a union (Stripe's `payment_source` for a
+  // card) stores the kind its list and reads show.
+  const listedSchemaOf = (collection: string): Schema | null => {
+    const list = operations.find((op) => op.collection === collection && op.kind === 'list' && op.response);
+    if (!list) return null;
+    const envelope = schemas.resolve(list.response!);
+    const property = envelope.type === 'array' ? null : listProperty(envelope, schemas);
+    const items = envelope.type === 'array' ? envelope.items : property ? schemas.resolve(envelope.properties[property]).items : undefined;
+    return items ?? null;
+  };
+  const isUnion = (schema: Schema) => { const r = schemas.resolve(schema); return !r.properties && Boolean(r.anyOf ?? r.oneOf); };
   const newId = (ctx: LoadContext, collection: string, schema: Schema): string => {
     const object = objectName(schema, schemas);
     return options.id ? options.id(ctx, { collection, object }) : String(numericId(ctx, `spec:${collection}`));
@@ -156,7 +167,8 @@ export function specFallback<C>(options: SpecFallbackOptions<C>): SpecFallback<C
               if (body[param] === undefined) throw options.invalid(param, `Missing required param: ${param}.`, context);
             }
           }
-          const schema = op.response ?? itemSchemaOf(op.collection!) ?? {};
+          const answered = op.response ?? itemSchemaOf(op.collection!) ?? {};
+          const schema = isUnion(answered) ? listedSchemaOf(op.collection!) ?? answered : answered;
           const id = typeof body.id === 'string' && body.id !== '' ? body.id : newId(ctx, op.collection!, schema);
           const doc = build.document(schema, body, { id, nowMs: ctx.nowMs });
           store.put(`${path}/${id}`, doc);
@@ -257,6 +269,11 @@ function methodFallback<C>(options: SpecFallbackOptions<C>, schemas: SchemaSet, 
       if (Object.keys(records).length > 0) throw new Error('spec seed: the method style keeps no collections (write handlers for stateful methods)');
     },
   };
+}
+
+/** The one path a `pattern` such as `^/v1/financial_connections/accounts` allows, or null. */
+export function pinnedPath(pattern: unknown): string | null {
+  return typeof pattern === 'string' && /^\^\/[\w/:.-]*$/.test(pattern) ? pattern.slice(1) : null;
 }
 
 function isResponse(value: unknown): value is ServiceResponse {
@@ -363,7 +380,9 @@ function requestSchemaOf(op: Schema): Schema | null {
 /** A list envelope: an array, or an object whose first required array property holds the items. */
 function isListSchema(schema: Schema, schemas: SchemaSet): boolean {
   const resolved = schemas.resolve(schema);
-  return resolved.type === 'array' || listProperty(resolved, schemas) !== null;
+  // An object with an array and no `id` is an envelope; one with an `id` (a dispute's
+  // `balance_transactions`) is a document.
+  return resolved.type === 'array' || (listProperty(resolved, schemas) !== null && !resolved.properties?.id);
 }
 
 function listProperty(schema: Schema, schemas: SchemaSet): string | null {
@@ -501,6 +520,9 @@ class Builder {
         if (resolved.format === 'date-time') return new Date(at.nowMs).toISOString();
         if (resolved.format === 'date') return new Date(at.nowMs).toISOString().slice(0, 10);
         if (resolved.format === 'currency' || name === 'currency') return 'usd';
+        // A fixed value the spec pins by pattern (a list's `url`: `^/v1/financial_connections/accounts`).
+        const pinned = pinnedPath(resolved.pattern);
+        if (pinned !== null) return pinned;
         return '';
       default:
         return null;

@@ -19,7 +19,7 @@ import { paymentOperations } from './payments.js';
  */
 export const stripeService = defineService<StripeDataset, StripeCtx>({
   id: 'stripe',
-  version: '2',
+  version: '3',
   dataset: StripeDatasetSchema,
   load: loadStripe,
   context: stripeContext,

@@ -84,3 +84,69 @@ test('a required argument left out is the service\'s invalid error; an unknown m
   t.is(unknown.entry.operation, null);
   t.is(send('POST', '/notes.add', form, 'text=x').status, 404, 'only under the base path');
 });
+
+// `stateful`: a family kept by its methods' names. `widgets.create` answers a `widget` with an id,
+// so `widgets.*` keep widgets; the error schema names the family's `widget_not_found`.
+const widget = { type: 'object', required: ['id', 'name'], additionalProperties: false,
+  properties: { id: { type: 'string', pattern: '^W[0-9]+$' }, name: { type: 'string' }, colour: { type: 'string' }, date_end: { type: 'integer' } } };
+const answers = (extra: Record<string, unknown> = {}) => ({ content: { 'application/json': { schema: { type: 'object', required: ['ok'], additionalProperties: false, properties: { ok: { type: 'boolean', enum: [true] }, ...extra } } } } });
+const errors = { content: { 'application/json': { schema: { type: 'object', required: ['ok', 'error'], properties: { ok: { type: 'boolean', enum: [false] }, error: { type: 'string', enum: ['widget_not_found', 'invalid_auth'] } } } } } };
+const method = (operationId: string, response: Record<string, unknown>, required: string[] = []) => ({ post: { operationId, responses: { 200: answers(response), default: errors },
+  requestBody: { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', required, properties: { widget: { type: 'string' }, name: { type: 'string' }, colour: { type: 'string' } } } } } } } });
+const widgetSpec: OpenApiDocument = {
+  openapi: '3.0.0',
+  paths: {
+    '/widgets.create': method('widgets_create', { widget: { $ref: '#/components/schemas/widget' } }, ['name']),
+    '/widgets.list': method('widgets_list', { widgets: { type: 'array', items: { $ref: '#/components/schemas/widget' } } }),
+    '/widgets.info': method('widgets_info', { widget: { $ref: '#/components/schemas/widget' } }, ['widget']),
+    '/widgets.rename': method('widgets_rename', { widget: { $ref: '#/components/schemas/widget' } }, ['widget']),
+    '/widgets.end': method('widgets_end', { widget: { $ref: '#/components/schemas/widget' } }, ['widget']),
+    '/widgets.delete': method('widgets_delete', {}, ['widget']),
+  },
+  components: { schemas: { widget } },
+};
+const statefulService = (stateful: boolean) => defineService<Record<string, never>, null>({
+  id: 'widgets', version: '1', dataset: z.object({}).strict() as never, load: () => {}, context: () => null, operations: [],
+  errors: (error) => jsonResponse(error.status, { ok: false, error: error.code }),
+  refusal: () => new ServiceError(404, 'unknown_method', 'unknown_method'),
+  fallback: specFallback<null>({
+    spec: widgetSpec, style: 'method', basePath: '/api', stateful,
+    notFound: () => new ServiceError(404, 'unknown_method', 'unknown_method'),
+    invalid: (param) => new ServiceError(200, 'invalid_arguments', param),
+    missing: (code) => new ServiceError(200, code, code),
+    sample: (schema, _field, _context, ctx) => (schema.pattern === '^W[0-9]+$' ? `W${ctx.seq}` : undefined),
+  }),
+});
+
+test('stateful: create, list, info, rename, end and delete keep the family\'s objects, in the schema', (t) => {
+  const { send: call } = kitWorld(statefulService(true));
+  const validateWidgets = specValidator(widgetSpec);
+  const ok = (name: string, body: string) => {
+    const reply = call('POST', `/api/widgets.${name}`, form, body);
+    t.is(validateWidgets(`widgets_${name}`, reply.json), null, `${name}: ${reply.text}`);
+    return reply;
+  };
+  const created = ok('create', 'name=Sprocket&colour=red');
+  t.deepEqual(created.json, { ok: true, widget: { id: `W${created.entry.seq}`, name: 'Sprocket', colour: 'red' } });
+  const id = created.json.widget.id as string;
+  const other = ok('create', 'name=Gear').json.widget.id as string;
+  t.deepEqual(ok('list', '').json.widgets.map((w: { id: string }) => w.id), [id, other]);
+  t.is(ok('info', `widget=${id}`).json.widget.name, 'Sprocket');
+  t.deepEqual(ok('rename', `widget=${id}&name=Cog`).json.widget, { id, name: 'Cog', colour: 'red' });
+  t.is(ok('info', `widget=${id}`).json.widget.name, 'Cog');
+  const ended = ok('end', `widget=${id}`);
+  t.is(ended.json.widget.date_end, Date.parse(ended.entry.time) / 1000, 'ended at the logical time, kept');
+  t.is(ok('info', `widget=${id}`).json.widget.date_end, ended.json.widget.date_end);
+  t.deepEqual(ok('delete', `widget=${other}`).json, { ok: true });
+  t.deepEqual(ok('list', '').json.widgets.map((w: { id: string }) => w.id), [id]);
+  for (const name of ['info', 'rename', 'end', 'delete']) {
+    t.deepEqual(call('POST', `/api/widgets.${name}`, form, `widget=${other}`).json, { ok: false, error: 'widget_not_found' }, name);
+  }
+});
+
+test('without `stateful` the method style keeps nothing', (t) => {
+  const { send: call } = kitWorld(statefulService(false));
+  t.true(call('POST', '/api/widgets.create', form, 'name=Sprocket').json.ok);
+  t.deepEqual(call('POST', '/api/widgets.list', form, '').json, { ok: true });
+  t.deepEqual(call('POST', '/api/widgets.info', form, 'widget=W1').json, { ok: true }, 'answered from the schema alone');
+});

@@ -62,6 +62,7 @@ test('every method of the description answers ok:true in its success schema, nam
   const doomed = send('chat.postMessage', { channel: 'C01EXENGIN', text: 'To be deleted' }).json.ts as string;
   let reminder = '';
   let created = '';
+  let usergroup = '';
   const sweep = () => created;
   // Handlers check arguments the description does not mark required; give them what they need.
   const extra: Record<string, () => Record<string, string>> = {
@@ -84,6 +85,8 @@ test('every method of the description answers ok:true in its success schema, nam
     'conversations.archive': () => ({ channel: sweep() }), 'conversations.unarchive': () => ({ channel: sweep() }), 'conversations.leave': () => ({ channel: sweep() }),
     'conversations.create': () => ({ name: 'spec-sweep' }),
     'users.lookupByEmail': () => ({ email: 'alice@example.test' }),
+    // The fallback keeps usergroups: the sweep's own (created first, alphabetically).
+    'usergroups.update': () => ({ usergroup }), 'usergroups.disable': () => ({ usergroup }), 'usergroups.enable': () => ({ usergroup }),
     'reminders.info': () => ({ reminder }), 'reminders.complete': () => ({ reminder }), 'reminders.delete': () => ({ reminder }),
   };
   const problems: string[] = [];
@@ -93,6 +96,7 @@ test('every method of the description answers ok:true in its success schema, nam
     const { entry, json } = send(name, args);
     if (name === 'reminders.add') reminder = json.reminder?.id;
     if (name === 'conversations.create') created = json.channel?.id;
+    if (name === 'usergroups.create') usergroup = json.usergroup?.id;
     const verdict = validateSlackResponse(entry.target, entry.response.status, entry.response.body);
     if (entry.operation) via[entry.operation.via]++;
     if (json.ok !== true || !verdict.ok || entry.operation?.name !== name) problems.push(`${name} ${JSON.stringify(args)} → ${entry.response.status} ${dec(entry.response.body).slice(0, 200)} (${entry.operation?.name}/${entry.operation?.via}): ${verdict.errors}`);
@@ -178,5 +182,43 @@ test('stateful methods have handlers: channels created and managed, messages del
   t.is(send('reminders.add', { text: 'x', time: 'whenever' }).json.error, 'cannot_parse');
   t.true(send('reminders.delete', { reminder: added.reminder.id }).json.ok);
   t.is(send('reminders.info', { reminder: added.reminder.id }).json.error, 'not_found');
+  t.deepEqual(invalidSlackEntries(sent.slice(from)), [], 'every answer, success or error, in its schema');
+});
+
+test('the fallback keeps families by name: usergroups and remote files created, listed, read, updated and removed', (t) => {
+  const from = sent.length;
+  t.false('/bookmarks.add' in SLACK_SPEC.paths, 'bookmarks.* are not in the description (its methods answer unknown_method)');
+  const made = send('usergroups.create', { name: 'Launch crew', handle: 'launch-crew', description: 'Ships things' });
+  t.deepEqual(made.entry.operation, { name: 'usergroups.create', via: 'spec' });
+  const group = made.json.usergroup;
+  t.regex(group.id, /^S[A-Z0-9]{8,}$/);
+  t.like(group, { name: 'Launch crew', handle: 'launch-crew', description: 'Ships things' });
+  const listed = () => send('usergroups.list', {}).json.usergroups as { id: string; name: string; date_delete?: number }[];
+  t.deepEqual(listed().filter((g) => g.id === group.id).map((g) => g.name), ['Launch crew']);
+  const updated = send('usergroups.update', { usergroup: group.id, name: 'Launch team' }).json;
+  t.like(updated.usergroup, { id: group.id, name: 'Launch team', handle: 'launch-crew' });
+  t.is(listed().find((g) => g.id === group.id)?.name, 'Launch team');
+  const disabled = send('usergroups.disable', { usergroup: group.id });
+  t.true(disabled.json.ok);
+  t.is(disabled.json.usergroup.date_delete, Date.parse(disabled.entry.time) / 1000, 'marked at the logical time');
+  t.false(listed().some((g) => g.id === group.id), 'a disabled group is left out of the list');
+  t.true(send('usergroups.list', { include_disabled: 'true' }).json.usergroups.some((g: { id: string }) => g.id === group.id));
+  t.is(send('usergroups.enable', { usergroup: group.id }).json.usergroup.date_delete, 0);
+  t.true(listed().some((g) => g.id === group.id));
+  const unknown = send('usergroups.update', { usergroup: 'S0NOSUCHGRP', name: 'x' });
+  t.is(unknown.json.error, 'invalid_arguments', 'the usergroups error schema lists no *_not_found');
+
+  const added = send('files.remote.add', { external_id: 'doc-42', external_url: 'https://docs.example.test/42', title: 'Launch plan' }).json;
+  t.true(added.ok);
+  t.regex(added.file.id, /^F[A-Z0-9]{8,}$/);
+  t.like(added.file, { external_id: 'doc-42', title: 'Launch plan' });
+  t.is(send('files.remote.info', { file: added.file.id }).json.file.title, 'Launch plan');
+  t.is(send('files.remote.info', { external_id: 'doc-42' }).json.file.id, added.file.id, 'found by its external id too');
+  t.is(send('files.remote.update', { file: added.file.id, title: 'Launch plan v2' }).json.file.title, 'Launch plan v2');
+  const files = () => send('files.remote.list', {}).json.files as { id: string; title: string }[];
+  t.deepEqual(files().filter((f) => f.id === added.file.id).map((f) => f.title), ['Launch plan v2']);
+  t.true(send('files.remote.remove', { file: added.file.id }).json.ok);
+  t.false(files().some((f) => f.id === added.file.id));
+  t.is(send('files.remote.info', { file: added.file.id }).json.error, 'invalid_arguments', 'removed: no longer found');
   t.deepEqual(invalidSlackEntries(sent.slice(from)), [], 'every answer, success or error, in its schema');
 });

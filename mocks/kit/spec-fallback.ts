@@ -77,6 +77,19 @@ export interface SpecFallbackOptions<C> {
    * `^[UW][A-Z0-9]{8,}$` user IDs); undefined keeps the default. `name` is the field's name.
    */
   sample?(schema: Schema, name: string, context: C, ctx: ServiceContext): unknown;
+  /**
+   * `method` style only: keep state by the naming convention of `<family>.<verb>` (see
+   * `methodState`); `missing` is the service's error for an unknown id (`code` is the family's
+   * `*_not_found` from the error schema, or null: then `invalid` answers).
+   */
+  readonly stateful?: boolean;
+  /**
+   * Families whose success schemas name no object (a bare `{ok: true}` template that allows more):
+   * the field their answers carry, its schema and the list's array field
+   * (`'files.remote': {field: 'file', schema: {$ref: …objs_file}, list: 'files'}`).
+   */
+  readonly objects?: Readonly<Record<string, { field: string; schema: Schema; list: string }>>;
+  missing?(code: string, context: C): ServiceError;
 }
 
 export type SpecKind = 'create' | 'list' | 'read' | 'update' | 'delete' | 'action';
@@ -250,6 +263,7 @@ function methodFallback<C>(options: SpecFallbackOptions<C>, schemas: SchemaSet, 
   }
   const byPath = new Map(operations.map((op) => [op.template, op]));
   const build = new Builder(schemas);
+  const state = new MethodState(operations, schemas, build, options.spec, options.objects ?? {});
   return {
     operations,
     operation: (req) => byPath.get(req.path)?.id ?? null,
@@ -263,12 +277,165 @@ function methodFallback<C>(options: SpecFallbackOptions<C>, schemas: SchemaSet, 
         if (args[param] === undefined || args[param] === '') throw options.invalid!(param, `missing required field: ${param}`, context);
       }
       const sample = options.sample && ((schema: Schema, field: string) => options.sample!(schema, field, context, ctx));
-      return jsonResponse(op.status, op.response ? build.document(op.response, args, { id: '', nowMs: ctx.nowMs, ...(sample ? { sample } : {}) }) : {});
+      const at: At = { id: '', nowMs: ctx.nowMs, ...(sample ? { sample } : {}) };
+      const stateful = options.stateful ? state.answer(op, args, at, ctx, (code) => {
+        if (code && options.missing) return options.missing(code, context);
+        return options.invalid ? options.invalid('id', 'no such object', context) : options.notFound('object', op.id, context);
+      }) : undefined;
+      if (stateful !== undefined) return jsonResponse(op.status, stateful);
+      return jsonResponse(op.status, op.response ? build.document(op.response, args, at) : {});
     },
     seed(records) {
       if (Object.keys(records).length > 0) throw new Error('spec seed: the method style keeps no collections (write handlers for stateful methods)');
     },
   };
+}
+
+const CREATE = ['create', 'add'];
+const READ = ['info', 'get'];
+const UPDATE = ['update', 'edit', 'rename'];
+const REMOVE = ['delete', 'remove', 'disable', 'end'];
+/** Fields that mark an object disabled or ended instead of removing it (Slack's usergroup `date_delete`). */
+const MARKS: Record<string, readonly string[]> = { disable: ['date_delete', 'is_disabled', 'disabled'], end: ['date_end', 'is_ended', 'ended'] };
+
+/** A stateful family of methods: `usergroups.*` keeps `usergroup` objects. */
+interface Family {
+  readonly field: string;
+  readonly schema: Schema;
+  readonly notFound: string | null;
+  readonly list?: string;
+}
+
+/**
+ * The `method` style's state, by Slack's naming convention: for `<prefix>.<verb>` whose
+ * `create`/`add` answers an object with an `id` (the success schema's main object field),
+ * `create`/`add` stores it in `spec:<prefix>`, `list` adds the stored ones to its array field,
+ * `info`/`get` find it by the id argument, `update`/`edit`/`rename` merge the arguments into it,
+ * `delete`/`remove` drop it and `disable`/`end` mark it where it has such a field (`enable`
+ * clears the mark; a list leaves disabled ones out unless `include_disabled`). An unknown
+ * id is the family's `*_not_found` error when its error schema lists one.
+ */
+class MethodState {
+  private readonly families = new Map<string, Family>();
+
+  constructor(operations: readonly SpecOperation[], private readonly schemas: SchemaSet, private readonly build: Builder, spec: OpenApiDocument,
+    objects: Readonly<Record<string, { field: string; schema: Schema; list: string }>>) {
+    for (const op of operations) {
+      const { prefix, verb } = splitMethod(op.id);
+      if (!CREATE.includes(verb) || !op.response) continue;
+      const field = this.objectField(op.response);
+      const given = objects[prefix];
+      if (!field && !given) continue;
+      const errors = operations.filter((other) => splitMethod(other.id).prefix === prefix).flatMap((other) => errorCodes(spec, other.id, schemas));
+      const notFound = errors.find((code) => code.endsWith('_not_found')) ?? null;
+      this.families.set(prefix, field ? { field, schema: this.schemas.resolve(op.response).properties[field], notFound } : { ...given!, notFound });
+    }
+  }
+
+  /** The answer when the method is one of a stateful family's, else undefined. */
+  answer(op: SpecOperation, args: Record<string, unknown>, at: At, ctx: ServiceContext, missing: (code: string | null) => ServiceError): unknown {
+    const { prefix, verb } = splitMethod(op.id);
+    const family = this.families.get(prefix);
+    if (!family || !op.response) return undefined;
+    const store = ctx.store.collection<Record<string, unknown>>(`spec:${prefix}`);
+    const respond = (object: Record<string, unknown>) => {
+      const out = this.build.document(op.response!, { ...args, [family.field]: object }, at);
+      const resolved = this.schemas.resolve(op.response!);
+      if (family.field in (resolved.properties ?? {}) || resolved.additionalProperties !== false) out[family.field] = object;
+      return out;
+    };
+    if (CREATE.includes(verb)) {
+      // The id is filled even where the object schema leaves it optional (Slack's `objs_file`).
+      const schema = this.schemas.resolve(family.schema);
+      const object = this.build.document({ ...schema, required: [...new Set([...((schema.required ?? []) as string[]), 'id'])] }, args, at);
+      if (typeof object.id !== 'string' || object.id === '') object.id = String(numericId(ctx, `spec:${prefix}`));
+      store.put(object.id as string, object);
+      return respond(object);
+    }
+    if (verb === 'list') {
+      const out = this.build.document(op.response, args, at);
+      const field = family.list ?? this.listField(op.response, prefix);
+      if (!field) return undefined;
+      const shown = store.entries().map(([, object]) => object)
+        .filter((object) => args.include_disabled === true || args.include_disabled === 'true' || !MARKS.disable!.some((mark) => object[mark]));
+      out[field] = [...((out[field] as unknown[] | undefined) ?? []), ...shown];
+      return out;
+    }
+    if (![...READ, ...UPDATE, ...REMOVE, 'enable'].includes(verb)) return undefined;
+    const found = this.find(family, args, store.entries());
+    if (found === null) return undefined;
+    const [key, object, idArg] = found;
+    if (object === undefined) throw missing(family.notFound);
+    if (READ.includes(verb)) return respond(object);
+    if (UPDATE.includes(verb)) {
+      const { [idArg]: _id, ...changes } = args;
+      const updated = this.build.merge(family.schema, object, changes);
+      store.put(key, updated);
+      return respond(updated);
+    }
+    const properties = (this.schemas.resolve(family.schema).properties ?? {}) as Record<string, Schema>;
+    if (verb === 'enable') {
+      // Undoes `disable`: the marks back to their unset values.
+      const enabled = { ...object };
+      for (const mark of MARKS.disable!.filter((name) => name in properties)) enabled[mark] = this.schemas.resolve(properties[mark]!).type === 'boolean' ? false : 0;
+      store.put(key, enabled);
+      return respond(enabled);
+    }
+    const marks = (MARKS[verb] ?? []).filter((mark) => mark in properties);
+    if (marks.length === 0) {
+      store.delete(key);
+      return respond(object);
+    }
+    const marked = { ...object };
+    for (const mark of marks) marked[mark] = this.schemas.resolve(properties[mark]!).type === 'boolean' ? true : Math.floor(at.nowMs / 1000);
+    store.put(key, marked);
+    return respond(marked);
+  }
+
+  /** The object an id argument names: `[key, object or undefined, argument]`, or null without one. */
+  private find(family: Family, args: Record<string, unknown>, entries: readonly [string, Record<string, unknown>][]): [string, Record<string, unknown> | undefined, string] | null {
+    const named = [`${family.field}_id`, family.field, 'id'].find((name) => typeof args[name] === 'string' && args[name] !== '');
+    if (named) {
+      const id = args[named] as string;
+      return [id, entries.find(([key]) => key === id)?.[1], named];
+    }
+    // Another id the object carries (`files.remote.info`'s `external_id`).
+    const other = Object.keys(args).find((name) => name.endsWith('id') && typeof args[name] === 'string' && name in ((this.schemas.resolve(family.schema).properties ?? {}) as Schema));
+    if (!other) return null;
+    const hit = entries.find(([, object]) => object[other] === args[other]);
+    return [hit?.[0] ?? '', hit?.[1], other];
+  }
+
+  /** The success schema's field holding an object with an `id` (required ones first). */
+  private objectField(response: Schema): string | null {
+    const resolved = this.schemas.resolve(response);
+    const properties = (resolved.properties ?? {}) as Record<string, Schema>;
+    const names = [...new Set([...((resolved.required ?? []) as string[]), ...Object.keys(properties)])];
+    return names.find((name) => name !== 'ok' && properties[name] && this.schemas.resolve(properties[name]!).properties?.id) ?? null;
+  }
+
+  /** A list's array field: the one named after the family (`usergroups`), else the first. */
+  private listField(response: Schema, prefix: string): string | null {
+    const resolved = this.schemas.resolve(response);
+    const last = prefix.split('.').at(-1)!;
+    const properties = (resolved.properties ?? {}) as Record<string, Schema>;
+    if (properties[last] && this.schemas.resolve(properties[last]!).type === 'array') return last;
+    return listProperty(resolved, this.schemas);
+  }
+}
+
+function splitMethod(id: string): { prefix: string; verb: string } {
+  const dot = id.lastIndexOf('.');
+  return { prefix: id.slice(0, dot), verb: id.slice(dot + 1) };
+}
+
+/** The `error` enum of a method's error schema (its `default` response). */
+function errorCodes(spec: OpenApiDocument, id: string, schemas: SchemaSet): string[] {
+  const item = spec.paths[`/${id}`] ?? {};
+  const op = METHODS.map((method) => item[method]).find(Boolean);
+  const schema = schemas.resolve(schemas.resolve(op?.responses?.default ?? {}).content?.['application/json']?.schema ?? {});
+  const error = schemas.resolve(schema.properties?.error ?? {});
+  return Array.isArray(error.enum) ? error.enum.filter((code: unknown): code is string => typeof code === 'string') : [];
 }
 
 /** The one path a `pattern` such as `^/v1/financial_connections/accounts` allows, or null. */

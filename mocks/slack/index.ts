@@ -19,7 +19,7 @@ import { userOperations } from './users.js';
  */
 export const slackService = defineService<SlackDataset, SlackCtx>({
   id: 'slack',
-  version: '2',
+  version: '3',
   dataset: SlackDatasetSchema,
   load: loadSlack,
   context: slackContext,

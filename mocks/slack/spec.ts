@@ -15,8 +15,9 @@ import { slackTs } from './model.js';
  * like a handler (the token, then one of the scopes the description's `security` accepts),
  * checked for its required arguments (`invalid_arguments`) and answered `{ok: true, …}` with the
  * method's success schema filled in: the caller's user and team IDs, the logical time for `ts`
- * fields, seeded Slack-style IDs for the rest. Nothing is stored: methods with obvious state have
- * handlers (conversations.create, chat.delete, pins.*, reminders.*).
+ * fields, seeded Slack-style IDs for the rest. Families with a create are kept by the kit's naming
+ * convention (usergroups.*, files.remote.*: created, listed, read, updated, disabled or removed);
+ * the rest of the obvious state has handlers (conversations.create, chat.delete, pins.*, reminders.*).
  */
 export const SLACK_SPEC: OpenApiDocument = withOk(readAnyOf(loadSpec(import.meta.url, './spec/slack-web-api.json')) as OpenApiDocument);
 
@@ -94,6 +95,10 @@ const fromSpec = specFallback<SlackCtx>({
   invalid: (_param, message) => slackError('invalid_arguments', { response_metadata: { messages: [`[ERROR] ${message}`] } }),
   malformed: () => slackError('invalid_json'),
   sample,
+  stateful: true,
+  // files.remote.* answer the bare success template; Slack's answers carry the file.
+  objects: { 'files.remote': { field: 'file', schema: { $ref: '#/components/schemas/objs_file' }, list: 'files' } },
+  missing: (code) => slackError(code),
 });
 
 export const slackSpecFallback: Fallback<SlackCtx> & { readonly operations: typeof fromSpec.operations } = {

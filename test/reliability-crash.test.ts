@@ -39,10 +39,14 @@ async function crashTrial(seed: number): Promise<Trial> {
   const killDelayMs = Math.floor(random() * 4);
   const received: Received[] = [];
   let killed = false;
+  let killSent: Promise<void> | undefined;
   const kill = () => {
     if (killed) return;
     killed = true;
-    setTimeout(() => world.child.kill('SIGKILL'), killDelayMs);
+    killSent = new Promise((resolve) => setTimeout(() => {
+      world.child.kill('SIGKILL');
+      resolve();
+    }, killDelayMs));
   };
   const safety = setTimeout(kill, 20_000);
   const offsets = ROUTES.map(() => Math.floor(random() * 5));
@@ -66,6 +70,9 @@ async function crashTrial(seed: number): Promise<Trial> {
     }
   }));
   clearTimeout(safety);
+  // The SIGKILL must land before stop(): stop ends the world gracefully (SIGTERM, journal closed
+  // with its end marker), and the clients can finish inside the kill's few milliseconds of delay.
+  await killSent;
   await world.stop();
   return { seed, killAfter, received, journalDir, stderr: world.stderr() };
 }

@@ -45,18 +45,28 @@ export interface CurrentSetup {
 
 export async function checkCompatibility(journal: JournalSource, now: CurrentSetup): Promise<CompatCheck[]> {
   const header = journal.header;
-  const touched = new Set<string>();
-  if (header.mocks || header.baselines) for await (const entry of journal.entries()) if (entry.service !== null) touched.add(entry.service);
+  const used = header.mocks || header.baselines || now.catalog.hash !== header.catalogHash ? await journalUse(journal) : { touched: new Set<string>(), hosts: new Map() };
   return [
     scenarioCheck(header, now),
     datasetCheck(header, now),
-    ...(header.baselines ? [baselineCheck(touched, header.baselines, now.baselines)] : []),
-    await catalogCheck(journal, now.catalog),
+    ...(header.baselines ? [baselineCheck(used.touched, header.baselines, now.baselines)] : []),
+    catalogCheck(header, used.hosts, now.catalog),
     // Format 2 records each mock's version: only the services the journal touched matter, and
     // toolbench's own version is then just worth a note. Format 1 had one global version.
-    header.mocks ? mocksCheck(touched, header.mocks, now.mocks) : versionCheck(header.toolbench, now.toolbench),
+    header.mocks ? mocksCheck(used.touched, header.mocks, now.mocks) : versionCheck(header.toolbench, now.toolbench),
     seedCheck(header, now.manifest),
   ];
+}
+
+/** What the compatibility checks need of the entries, read in one pass: the services touched, and each host's first use. */
+async function journalUse(journal: JournalSource): Promise<{ touched: Set<string>; hosts: Map<string, { seq: number; was: string | null }> }> {
+  const touched = new Set<string>();
+  const hosts = new Map<string, { seq: number; was: string | null }>();
+  for await (const entry of journal.entries()) {
+    if (entry.service !== null) touched.add(entry.service);
+    if (entry.kind !== 'reset' && !hosts.has(entry.host)) hosts.set(entry.host, { seq: entry.seq, was: entry.kind === 'noise' ? NOISE : entry.service });
+  }
+  return { touched, hosts };
 }
 
 /** A shared baseline dataset that changed matters only for a service the journal touched. */
@@ -101,23 +111,18 @@ function datasetCheck(header: JournalHeader, now: CurrentSetup): CompatCheck {
  */
 const NOISE = '\0noise';
 
-async function catalogCheck(journal: JournalSource, catalog: LoadedCatalog): Promise<CompatCheck> {
-  const header = journal.header;
+function catalogCheck(header: JournalHeader, used: ReadonlyMap<string, { seq: number; was: string | null }>, catalog: LoadedCatalog): CompatCheck {
   if (catalog.hash === header.catalogHash) return { name: 'catalog', status: 'ok', message: 'catalog unchanged' };
   // Resolved as the world resolves them (host patterns included); noise hosts answer as `noise`.
   const hosts = new HostTable<string>([
     ...catalog.catalog.services.flatMap((service) => service.hostnames.map((host) => ({ host, value: service.id }))),
     ...catalog.catalog.noise.flatMap((noise) => noise.hostnames.map((host) => ({ host, value: NOISE }))),
   ]);
-  const seen = new Set<string>();
   const moved: string[] = [];
   const says = (who: string | null) => who === NOISE ? 'answered as noise' : who ? `served by ${who}` : 'outside the catalog';
-  for await (const entry of journal.entries()) {
-    if (entry.kind === 'reset' || seen.has(entry.host)) continue;
-    seen.add(entry.host);
-    const was = entry.kind === 'noise' ? NOISE : entry.service;
-    const now = hosts.resolve(entry.host)?.value ?? null;
-    if (now !== was) moved.push(`${entry.host} (seq ${entry.seq}) was ${says(was)}, now ${says(now).replace('served ', '')}`);
+  for (const [host, { seq, was }] of used) {
+    const now = hosts.resolve(host)?.value ?? null;
+    if (now !== was) moved.push(`${host} (seq ${seq}) was ${says(was)}, now ${says(now).replace('served ', '')}`);
   }
   if (moved.length === 0) {
     return { name: 'catalog', status: 'note', message: `catalog changed since recording (${short(header.catalogHash)} → ${short(catalog.hash)}), but every host the journal used is served by the same service` };

@@ -1,36 +1,14 @@
 import test from 'ava';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startStack, type Stack } from '../catalog/stack.js';
-import type { JournalEntry } from '../mocks/core/journal-format.js';
 import { toolArguments, toolOrder } from '../mocks/linear/tool-args.js';
-import { testCaDir } from './helpers/proxy.js';
+import { useMcpStack } from './helpers/mcp-stack.js';
 
 // The real, pinned @tacticlaunch/mcp-linear over MCP, every one of its 198 tools called with
 // valid arguments built from its input schema: the Linear mock answers each request it sends
 // without a 5xx, a GraphQL syntax or validation error (a field or argument missing from the
 // mock's SDL), or a request no operation names. "Not found" for an id the dataset lacks is fine.
 
-const SCENARIO = 'scenarios/example/linear/workspace';
-let stack: Stack;
-let client: Client;
-
-test.before(async () => {
-  stack = await startStack({ scenarioDir: SCENARIO, ports: 'ephemeral', caDir: testCaDir(), endpoints: true });
-  client = new Client({ name: 'test-agent', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(stack.addresses().mcp.linear!)));
-});
-test.after.always(async () => {
-  await client?.close();
-  await stack?.close();
-});
-
-async function entries(): Promise<JournalEntry[]> {
-  await stack.world.journal.flush();
-  const out: JournalEntry[] = [];
-  for await (const entry of stack.world.journal.entries()) out.push(entry);
-  return out;
-}
+const linear = useMcpStack(test, 'scenarios/example/linear/workspace', 'linear');
+const entries = () => linear.entries();
 
 /**
  * Validation errors the server causes itself, whatever the schema: linear_getCustomFields picks a
@@ -44,7 +22,7 @@ const SERVER_BUGS: Record<string, RegExp> = {
 const text = (result: unknown) => ((result as { content?: { text?: string }[] }).content ?? []).map((c) => c.text ?? '').join('\n');
 
 test.serial('every tool is answered: no transport error, no 5xx, no GraphQL validation error, every request named', async (t) => {
-  const { tools } = await client.listTools();
+  const { tools } = await linear.client().listTools();
   t.is(tools.length, 198);
   const ordered = [...tools].sort((a, b) => toolOrder(a.name) - toolOrder(b.name));
   const problems: string[] = [];
@@ -53,10 +31,10 @@ test.serial('every tool is answered: no transport error, no 5xx, no GraphQL vali
   const toolErrors: string[] = [];
   const call = async (tool: (typeof tools)[number]) => {
     // Ids from the world as it is now: records earlier tools created (a release pipeline, a webhook) are used too.
-    const args = toolArguments(tool, stack.world.state().linear!);
+    const args = toolArguments(tool, linear.stack().world.state().linear!);
     let result: unknown;
     try {
-      result = await client.callTool({ name: tool.name, arguments: args });
+      result = await linear.client().callTool({ name: tool.name, arguments: args });
     } catch (error) {
       problems.push(`${tool.name}: transport error ${(error as Error).message}`);
       return false;

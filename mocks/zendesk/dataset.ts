@@ -106,7 +106,7 @@ export const ZendeskDatasetSchema = z.object({
     name: z.string().min(1),
     /** API tokens of the account: `email/token:TOKEN` authenticates as the agent with that email. */
     api_tokens: z.array(z.string().min(1)).default([]),
-  }).strict(),
+  }).strict().default({ subdomain: 'example', name: 'Example' }),
   users: z.array(UserSchema).default([]),
   organizations: z.array(OrganizationSchema).default([]),
   groups: z.array(GroupSchema).default([]),

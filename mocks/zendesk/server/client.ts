@@ -13,7 +13,7 @@ export interface ZendeskConfig {
 export class ZendeskApiError extends Error {
   override name = 'ZendeskApiError';
   constructor(readonly status: number, readonly statusText: string, readonly body: string, readonly retryAfter: string | null) {
-    super(`HTTP ${status} - ${statusText}. ${body}`);
+    super(`HTTP ${status} - ${statusText}${retryAfter === null ? '' : ` (Retry-After: ${retryAfter} s)`}. ${body}`);
   }
 }
 

@@ -88,15 +88,14 @@ export const MacroSchema = z.object({
   actions: z.array(z.object({ field: z.string(), value: z.unknown() }).strict()).default([]),
 }).strict();
 
+const ViewCondition = z.object({ field: z.string(), operator: z.string(), value: z.unknown() }).strict();
+
 export const ViewSchema = z.object({
   id: Id,
   title: z.string().min(1),
   active: z.boolean().default(true),
   /** Zendesk's conditions: every `all` must hold, and one `any` when there are any. */
-  conditions: z.object({
-    all: z.array(z.object({ field: z.string(), operator: z.string(), value: z.unknown() }).strict()).default([]),
-    any: z.array(z.object({ field: z.string(), operator: z.string(), value: z.unknown() }).strict()).default([]),
-  }).strict().default({}),
+  conditions: z.object({ all: z.array(ViewCondition).default([]), any: z.array(ViewCondition).default([]) }).strict().default({}),
 }).strict();
 
 export const ZendeskDatasetSchema = z.object({

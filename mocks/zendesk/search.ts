@@ -21,14 +21,14 @@ import { listAnswer, sorted } from './pages.js';
  * and `sort_order`; offset pages of at most 100 as Zendesk's search has.
  */
 
-interface Term { negate: boolean; key: string | null; op: ':' | '<' | '>' | '<=' | '>='; value: string }
+interface Term { negate: boolean; key: string | null; op: ':' | '<' | '>' | '<=' | '>='; value: string; phrase: boolean }
 
 export function parseQuery(query: string): Term[] {
   const terms: Term[] = [];
   const re = /(-?)(?:([a-z_]+)(<=|>=|:|<|>))?("([^"]*)"|\S+)/gi;
   for (const m of query.matchAll(re)) {
     const value = m[5] ?? m[4]!;
-    terms.push({ negate: m[1] === '-', key: m[2]?.toLowerCase() ?? null, op: (m[3] ?? ':') as Term['op'], value });
+    terms.push({ negate: m[1] === '-', key: m[2]?.toLowerCase() ?? null, op: (m[3] ?? ':') as Term['op'], value, phrase: m[5] !== undefined });
   }
   return terms;
 }
@@ -37,14 +37,21 @@ function words(text: string): string[] {
   return text.toLowerCase().split(/[^\p{L}\p{N}@._#-]+/u).flatMap((w) => [w, ...w.split(/[._#@-]+/)]).filter((w) => w !== '');
 }
 
-/** Whether every word of `needle` (a phrase when quoted) is a word of `haystack`; `*` ends a prefix. */
-export function matchesText(haystack: string, needle: string): boolean {
+/**
+ * Whether every word of `needle` is a word of `haystack` (case-insensitive, `word*` a prefix);
+ * a `phrase` must appear as those words in that order, next to each other.
+ */
+export function matchesText(haystack: string, needle: string, phrase = false): boolean {
+  if (phrase) {
+    const flat = ` ${haystack.toLowerCase().split(/[^\p{L}\p{N}@._#-]+/u).filter((w) => w !== '').join(' ')} `;
+    const wanted = needle.toLowerCase().split(/[^\p{L}\p{N}@._#-]+/u).filter((w) => w !== '');
+    return wanted.length > 0 && flat.includes(` ${wanted.join(' ')} `);
+  }
   const have = words(haystack);
   const lower = haystack.toLowerCase();
   return needle.split(/\s+/).filter((w) => w !== '').every((raw) => {
     const w = raw.toLowerCase();
     if (w.endsWith('*')) return have.some((h) => h.startsWith(w.slice(0, -1)));
-    if (/\s/.test(w)) return lower.includes(w);
     return have.includes(w) || (words(w).length > 1 && lower.includes(w));
   });
 }
@@ -91,7 +98,7 @@ function ticketText(c: ZendeskCtx, t: TicketDoc): string {
 function ticketTerm(c: ZendeskCtx, t: TicketDoc, term: Term): boolean | null {
   const { key, op, value } = term;
   switch (key) {
-    case null: return matchesText(ticketText(c, t), value);
+    case null: return matchesText(ticketText(c, t), value, term.phrase);
     case 'status': return compare(t.status, op, value, STATUS);
     case 'priority': return compare(t.priority, op, value, PRIORITY);
     case 'ticket_type': case 'tickettype': return compare(t.type, op, value);
@@ -101,9 +108,9 @@ function ticketTerm(c: ZendeskCtx, t: TicketDoc, term: Term): boolean | null {
     case 'organization': return organization(c, t.organization_id, value);
     case 'group': return value === 'none' ? t.group_id === null : t.group_id !== null && (String(t.group_id) === value || matchesText(String(c.db.groups.get(t.group_id)?.name ?? ''), value));
     case 'tags': case 'tag': return t.tags.includes(value.toLowerCase());
-    case 'subject': return matchesText(t.subject, value);
-    case 'description': return matchesText(t.description, value);
-    case 'comment': return matchesText(c.db.comments.filter((k) => k.ticket_id === t.id).map((k) => k.body).join('\n'), value);
+    case 'subject': return matchesText(t.subject, value, term.phrase);
+    case 'description': return matchesText(t.description, value, term.phrase);
+    case 'comment': return matchesText(c.db.comments.filter((k) => k.ticket_id === t.id).map((k) => k.body).join('\n'), value, term.phrase);
     case 'created': return compare(t.created_at, op, value);
     case 'updated': return compare(t.updated_at, op, value);
     case 'due_date': return compare(t.due_at, op, value);
@@ -114,7 +121,7 @@ function ticketTerm(c: ZendeskCtx, t: TicketDoc, term: Term): boolean | null {
 function userTerm(c: ZendeskCtx, u: UserDoc, term: Term): boolean | null {
   const { key, value } = term;
   switch (key) {
-    case null: return matchesText(`${u.name} ${u.email} ${u.notes}`, value);
+    case null: return matchesText(`${u.name} ${u.email} ${u.notes}`, value, term.phrase);
     case 'name': return matchesText(u.name, value);
     case 'email': return u.email.toLowerCase() === value.toLowerCase();
     case 'role': return u.role === value.toLowerCase();
@@ -128,7 +135,7 @@ function userTerm(c: ZendeskCtx, u: UserDoc, term: Term): boolean | null {
 function organizationTerm(o: OrganizationDoc, term: Term): boolean | null {
   const { key, value } = term;
   switch (key) {
-    case null: return matchesText(`${o.name} ${o.details} ${o.notes} ${o.domain_names.join(' ')}`, value);
+    case null: return matchesText(`${o.name} ${o.details} ${o.notes} ${o.domain_names.join(' ')}`, value, term.phrase);
     case 'name': return matchesText(o.name, value);
     case 'tags': case 'tag': return o.tags.includes(value.toLowerCase());
     case 'created': return compare(o.created_at, term.op, value);

@@ -24,13 +24,14 @@ test.serial('get_ticket and get_tickets answer the fields reminia\'s server pick
   const ticket = JSON.parse((await call('get_ticket', { ticket_id: 1002 })).content[0]!.text);
   t.deepEqual(Object.keys(ticket), ['id', 'subject', 'description', 'status', 'priority', 'created_at', 'updated_at', 'requester_id', 'assignee_id', 'organization_id']);
   t.like(ticket, { id: 1002, status: 'open', requester_id: 20019 });
+  t.deepEqual(JSON.parse((await call('get_ticket', { ticket_id: '1002' })).content[0]!.text), ticket, 'a digit string is taken as the number');
   const page = JSON.parse((await call('get_tickets', { per_page: 10, page: 2 })).content[0]!.text);
   t.like(page, { page: 2, per_page: 10, count: 10, has_more: true, next_page: 3, previous_page: 1, sort_by: 'created_at', sort_order: 'desc' });
   const sortedDesc = page.tickets.map((x: { created_at: string }) => x.created_at);
   t.deepEqual(sortedDesc, [...sortedDesc].sort().reverse());
   const entries = (await mcp.entries()).filter((e) => e.kind === 'http');
   t.true(entries.every((e) => e.host === 'larkspur.zendesk.com' && e.attribution?.kind === 'mcp' && e.attribution.endpoint === 'zendesk'));
-  t.deepEqual(entries.slice(-2).map((e) => [e.attribution?.tool, e.operation?.name]), [['get_ticket', 'tickets.show'], ['get_tickets', 'tickets.list']]);
+  t.deepEqual(entries.slice(-3).map((e) => [e.attribution?.tool, e.operation?.name]), [['get_ticket', 'tickets.show'], ['get_ticket', 'tickets.show'], ['get_tickets', 'tickets.list']]);
 });
 
 test.serial('a 429 reaches the agent with Retry-After; the retry lands the comment, private as asked', async (t) => {

@@ -86,16 +86,18 @@ export const TOOLS: Tool[] = [
   },
 ];
 
-const TicketId = z.object({ ticket_id: z.number().int() });
+// Integers may come as digit strings, as the original (which formats them into URLs and JSON) takes them.
+const Int = z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number().int());
+const TicketId = z.object({ ticket_id: Int });
 const CreateTicket = z.object({
-  subject: z.string(), description: z.string(), requester_id: z.number().int().optional(), assignee_id: z.number().int().optional(),
+  subject: z.string(), description: z.string(), requester_id: Int.optional(), assignee_id: Int.optional(),
   priority: z.string().optional(), type: z.string().optional(), tags: z.array(z.string()).optional(), custom_fields: z.array(z.record(z.unknown())).optional(),
 });
-const GetTickets = z.object({ page: z.number().int().default(1), per_page: z.number().int().default(25), sort_by: z.string().default('created_at'), sort_order: z.string().default('desc') });
-const CreateComment = z.object({ ticket_id: z.number().int(), comment: z.string(), public: z.boolean().default(true) });
+const GetTickets = z.object({ page: Int.default(1), per_page: Int.default(25), sort_by: z.string().default('created_at'), sort_order: z.string().default('desc') });
+const CreateComment = z.object({ ticket_id: Int, comment: z.string(), public: z.boolean().default(true) });
 const UpdateTicket = z.object({
-  ticket_id: z.number().int(), subject: z.string().optional(), status: z.string().optional(), priority: z.string().optional(), type: z.string().optional(),
-  assignee_id: z.number().int().optional(), requester_id: z.number().int().optional(), tags: z.array(z.string()).optional(),
+  ticket_id: Int, subject: z.string().optional(), status: z.string().optional(), priority: z.string().optional(), type: z.string().optional(),
+  assignee_id: Int.optional(), requester_id: Int.optional(), tags: z.array(z.string()).optional(),
   custom_fields: z.array(z.record(z.unknown())).optional(), due_at: z.string().optional(),
 });
 

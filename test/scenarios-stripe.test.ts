@@ -4,7 +4,7 @@ import { openWorld } from '../scenarios/world.js';
 import { gradeWorld } from '../scenarios/grade-world.js';
 import { findScenarios } from '../scenarios/validate.js';
 import { stripeService } from '../mocks/stripe/index.js';
-import { scenarioSuite } from './helpers/scenario-suite.js';
+import { scenarioSetSuite, scenarioSuite } from './helpers/scenario-suite.js';
 
 // Every Stripe scenario of the business group (helpers/scenario-suite): valid (oracle arguments
 // against the real server's input schemas), nop 0, oracle 1 with R_b 0 through the real
@@ -19,22 +19,7 @@ const manifests = scenarioSuite({
   operationNames: stripeService.kit.operations.map((operation) => operation.name),
 });
 
-test('at least 5 Stripe scenarios, each with its own seed and epoch, non-trivial state, writes required through MCP by operation', async (t) => {
-  t.true(dirs.length >= 5, `${dirs.length} scenarios`);
-  const seeds = [...manifests.values()].map((m) => m.seed);
-  const epochs = [...manifests.values()].map((m) => m.epoch);
-  t.is(new Set(seeds).size, seeds.length, `seeds ${seeds.join(', ')}`);
-  t.is(new Set(epochs).size, epochs.length, `epochs ${epochs.join(', ')}`);
-  for (const [dir, manifest] of manifests) {
-    t.true(manifest.expect.required_calls.every((call) => 'operation' in call && call.operation !== undefined && call.tool?.endpoint === 'stripe'), `${manifest.id}: required calls name the operation and the MCP tool`);
-    const { world } = await openWorld({ scenarioDir: dir });
-    try {
-      t.true(Object.keys(world.state().stripe!.customers!).length >= 20, `${manifest.id}: a non-trivial account`);
-    } finally {
-      await world.journal.close();
-    }
-  }
-});
+scenarioSetSuite('Stripe', 'stripe', manifests, { collection: 'customers', min: 20, what: 'a non-trivial account' });
 
 /** A near miss scores 0: the wrong one of two identical charges refunded, or the right order refunded in full. */
 test('near misses score 0: the forbidden refund is caught and the expected state is missing', async (t) => {

@@ -132,6 +132,30 @@ export function scenarioSuite({ service, services = [service], dirs, credentialO
   return manifests;
 }
 
+/**
+ * The checks over a service's whole set of scenarios (`manifests`, from scenarioSuite): at least
+ * five, each with its own seed and epoch, required calls that name the operation and the
+ * service's MCP tool, and a non-trivial world (at least `min` documents in `collection`).
+ */
+export function scenarioSetSuite(label: string, service: string, manifests: Map<string, ScenarioManifest>, nonTrivial: { collection: string; min: number; what: string }): void {
+  test(`at least 5 ${label} scenarios, each with its own seed and epoch, non-trivial state, writes required through MCP by operation`, async (t) => {
+    t.true(manifests.size >= 5, `${manifests.size} scenarios`);
+    const seeds = [...manifests.values()].map((m) => m.seed);
+    const epochs = [...manifests.values()].map((m) => m.epoch);
+    t.is(new Set(seeds).size, seeds.length, `seeds ${seeds.join(', ')}`);
+    t.is(new Set(epochs).size, epochs.length, `epochs ${epochs.join(', ')}`);
+    for (const [dir, manifest] of manifests) {
+      t.true(manifest.expect.required_calls.every((call) => 'operation' in call && call.operation !== undefined && call.tool?.endpoint === service), `${manifest.id}: required calls name the operation and the MCP tool`);
+      const { world } = await openWorld({ scenarioDir: dir });
+      try {
+        t.true(Object.keys(world.state()[service]![nonTrivial.collection] ?? {}).length >= nonTrivial.min, `${manifest.id}: ${nonTrivial.what}`);
+      } finally {
+        await world.journal.close();
+      }
+    }
+  });
+}
+
 /** A request that changed state: a successful non-GET, except GraphQL queries (which are POSTs too). */
 function isWrite(e: JournalEntry): boolean {
   if (e.operation?.name.startsWith('Query.')) return false;

@@ -3,6 +3,7 @@ import { githubService } from './github/index.js';
 import { linearService } from './linear/index.js';
 import { slackService } from './slack/index.js';
 import { stripeService } from './stripe/index.js';
+import { shopifyService } from './shopify/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -10,4 +11,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [linearService.id, linearService],
   [slackService.id, slackService],
   [stripeService.id, stripeService],
+  [shopifyService.id, shopifyService],
 ]);

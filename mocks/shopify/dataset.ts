@@ -6,6 +6,9 @@ import { z } from 'zod';
  * orders that name their customer by email and their line items by SKU. IDs are Shopify's numeric
  * ids; records that give none get the next one of their kind (dataset ids are reserved first).
  */
+/** The currencies a shop may keep its books in (the SDL's CurrencyCode enum is made from this list). */
+export const CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'NZD', 'JPY', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'MXN', 'BRL', 'INR', 'SGD', 'HKD'] as const;
+
 const money = z.string().regex(/^\d+(\.\d{1,2})?$/, 'a decimal amount such as "49.00"');
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?$/, 'an ISO date (2025-01-31 or 2025-01-31T12:00:00Z)');
 const id = z.number().int().positive();
@@ -123,7 +126,7 @@ export const ShopifyDatasetSchema = z.object({
     /** The myshopify.com subdomain: `northwind-goods` answers at northwind-goods.myshopify.com. */
     domain: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'the shop\'s myshopify.com label, e.g. northwind-goods'),
     email: z.string().email().default('owner@example.com'),
-    currency: z.string().regex(/^[A-Z]{3}$/).default('USD'),
+    currency: z.enum(CURRENCIES).default('USD'),
     timezone: z.string().default('America/New_York'),
     plan: z.string().default('Basic'),
   }).strict().default({ name: 'Demo Store', domain: 'demo-store' }),

@@ -5,6 +5,8 @@
  * customerCreate). Names, nullability and argument types follow Shopify's published schema; a
  * field outside it is a validation error, as Shopify answers an unknown field.
  */
+import { CURRENCIES } from './dataset.js';
+
 const connection = (type: string, node = type) => `
 type ${type}Connection { edges: [${type}Edge!]! nodes: [${node}!]! pageInfo: PageInfo! }
 type ${type}Edge { cursor: String! node: ${node}! }`;
@@ -32,7 +34,7 @@ type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: Str
 type Count { count: Int! precision: CountPrecision! }
 enum CountPrecision { EXACT AT_LEAST }
 
-enum CurrencyCode { USD EUR GBP CAD AUD NZD JPY CHF SEK NOK DKK PLN CZK MXN BRL INR SGD HKD }
+enum CurrencyCode { ${CURRENCIES.join(' ')} }
 type MoneyV2 { amount: Decimal! currencyCode: CurrencyCode! }
 type MoneyBag { shopMoney: MoneyV2! presentmentMoney: MoneyV2! }
 type ProductPriceRangeV2 { minVariantPrice: MoneyV2! maxVariantPrice: MoneyV2! }

@@ -58,10 +58,28 @@ function mergeMetafields(c: ShopifyContext, existing: readonly MetafieldRec[], i
   return { list, errors };
 }
 
+const COUNTRY_CODES: Record<string, string> = { 'united states': 'US', usa: 'US', canada: 'CA', 'united kingdom': 'GB', australia: 'AU', germany: 'DE', france: 'FR', mexico: 'MX' };
+const PROVINCE_CODES: Record<string, string> = Object.fromEntries(([
+  'AL Alabama', 'AK Alaska', 'AZ Arizona', 'AR Arkansas', 'CA California', 'CO Colorado', 'CT Connecticut', 'DE Delaware', 'DC District of Columbia', 'FL Florida', 'GA Georgia',
+  'HI Hawaii', 'ID Idaho', 'IL Illinois', 'IN Indiana', 'IA Iowa', 'KS Kansas', 'KY Kentucky', 'LA Louisiana', 'ME Maine', 'MD Maryland', 'MA Massachusetts', 'MI Michigan',
+  'MN Minnesota', 'MS Mississippi', 'MO Missouri', 'MT Montana', 'NE Nebraska', 'NV Nevada', 'NH New Hampshire', 'NJ New Jersey', 'NM New Mexico', 'NY New York',
+  'NC North Carolina', 'ND North Dakota', 'OH Ohio', 'OK Oklahoma', 'OR Oregon', 'PA Pennsylvania', 'RI Rhode Island', 'SC South Carolina', 'SD South Dakota', 'TN Tennessee',
+  'TX Texas', 'UT Utah', 'VT Vermont', 'VA Virginia', 'WA Washington', 'WV West Virginia', 'WI Wisconsin', 'WY Wyoming',
+  'AB Alberta', 'BC British Columbia', 'MB Manitoba', 'NB New Brunswick', 'NL Newfoundland and Labrador', 'NS Nova Scotia', 'ON Ontario', 'PE Prince Edward Island', 'QC Quebec', 'SK Saskatchewan',
+]).map((entry) => [entry.slice(3).toLowerCase(), entry.slice(0, 2)]));
+
+/**
+ * The given fields over the previous address. A province or country given without its code sets
+ * the code too (by name, or itself when it is a code), as Shopify normalizes them; an unknown name
+ * clears the old code rather than leave a stale one.
+ */
 function mergeAddress(previous: AddressRec | null, input: Input): AddressRec {
-  const next = address(input)!;
+  const given = address(input)! as unknown as Record<string, string | null>;
+  const codes: Record<string, string | null> = {};
+  if (given.province && !given.provinceCode) codes.provinceCode = PROVINCE_CODES[given.province.toLowerCase()] ?? (/^[A-Za-z]{2,3}$/.test(given.province) ? given.province.toUpperCase() : null);
+  if (given.country && !given.countryCode) codes.countryCode = COUNTRY_CODES[given.country.toLowerCase()] ?? (/^[A-Za-z]{2}$/.test(given.country) ? given.country.toUpperCase() : null);
   const base = previous ?? address({})!;
-  return Object.fromEntries(Object.entries(base).map(([k, v]) => [k, (next as unknown as Record<string, string | null>)[k] ?? v])) as unknown as AddressRec;
+  return Object.fromEntries(Object.entries(base).map(([k, v]) => [k, k in codes ? codes[k]! : given[k] ?? v])) as unknown as AddressRec;
 }
 
 function collectionIds(c: ShopifyContext, ids: unknown, field: string): { ids: number[]; errors: UserError[] } {

@@ -59,9 +59,13 @@ function compare(actual: SearchValue, clause: Clause): boolean {
   }
   const text = String(actual).toLowerCase();
   const wanted = clause.value.toLowerCase();
-  if (wanted.includes('*')) return wildcard(wanted).test(text);
-  // A word query matches the whole value or a word of it (Shopify tokenizes text fields).
-  return text === wanted || text.split(/[\s,/-]+/).some((word) => word === wanted) || (clause.field === null && text.includes(wanted));
+  // Shopify tokenizes text fields: a value matches the whole text or one of its words.
+  const words = text.split(/[\s,/()-]+/).filter(Boolean);
+  if (wanted.includes('*')) {
+    const re = wildcard(wanted);
+    return re.test(text) || words.some((word) => re.test(word));
+  }
+  return text === wanted || words.some((word) => word === wanted) || (clause.field === null && text.includes(wanted));
 }
 
 function matches(record: Searchable, defaults: readonly string[], c: Clause): boolean {

@@ -19,10 +19,12 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MONEY = /^-?\d+(\.\d{1,2})?$/;
 
-/** Shopify keeps tags trimmed, unique and sorted; a tag string may hold several, comma-separated. */
+/** Shopify keeps tags trimmed, unique (ignoring case) and sorted; a tag string may hold several, comma-separated. */
 export function normalizeTags(tags: readonly string[]): string[] {
   const all = tags.flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t !== '');
-  return [...new Set(all)].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0));
+  // Unique regardless of case (the first spelling wins), as Shopify keeps them.
+  const seen = new Set<string>();
+  return all.filter((t) => !seen.has(t.toLowerCase()) && seen.add(t.toLowerCase())).sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0));
 }
 
 /** Metafield inputs merged into an owner's list: by id, else by namespace and key; a new one needs a type. */

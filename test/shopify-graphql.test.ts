@@ -1,6 +1,11 @@
 import test from 'ava';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, validate } from 'graphql';
 import { openWorld } from '../scenarios/world.js';
 import type { World } from '../mocks/core/world.js';
+import { schemaFromSDL } from '../mocks/kit/graphql.js';
+import { shopifySDL } from '../mocks/shopify/schema.js';
 import { parseSearch, searchMatches } from '../mocks/shopify/search.js';
 
 // The Shopify mock's behaviour beyond what shopify-mcp and the SDK test reach: options and
@@ -124,4 +129,23 @@ test.serial('cost: the bucket drains on the logical clock until THROTTLED; error
   t.deepEqual(unauthorized, { status: 401, body: { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' } });
   const path = await world.dispatch({ host: 'fern-and-flint.myshopify.com', method: 'GET', target: '/admin/api/2026-01/products.json', headers: [['X-Shopify-Access-Token', TOKEN]], body: new Uint8Array() });
   t.deepEqual([path.status, new TextDecoder().decode(path.body)], [404, '{"errors":"Not Found"}']);
+});
+
+test('every GraphQL document shopify-mcp@1.0.8 can send validates against the SDL', (t) => {
+  const dir = join('node_modules', 'shopify-mcp', 'dist', 'tools');
+  const schema = schemaFromSDL(shopifySDL);
+  let documents = 0;
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
+    const source = readFileSync(join(dir, file), 'utf8');
+    // Fragments defined as constants and interpolated into documents (manageProductOptions).
+    const constants = new Map([...source.matchAll(/const (\w+) = gql\s*`([^`]*)`/g)].map((m) => [m[1]!, m[2]!]));
+    for (const match of source.matchAll(/gql\s*`([^`]*)`/g)) {
+      const text = match[1]!.replace(/\$\{(\w+)\}/g, (_all, name: string) => constants.get(name) ?? '');
+      if (!/^\s*(query|mutation)\b/.test(text)) continue;
+      documents += 1;
+      const errors = validate(schema, parse(text));
+      t.deepEqual(errors.map((e) => e.message), [], `${file}: ${text.slice(0, 60).trim()}`);
+    }
+  }
+  t.is(documents, 17, 'the server\'s 17 documents: one per tool, two for variants, three for options');
 });

@@ -119,6 +119,11 @@ test.serial('cost: the bucket drains on the logical clock until THROTTLED; error
   t.deepEqual(third.body.errors, [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } }]);
   t.deepEqual(third.body.extensions.cost, { requestedQueryCost: 900, actualQueryCost: null, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: left + 100, restoreRate: 100 } });
   t.false('data' in third.body, 'a throttled query does not run');
+  // An interface's alternatives: the dearest branch counts, not their sum (1 for the list + 12).
+  const branches = await gql('{ nodes(ids: ["gid://shopify/Product/8100000000201", "gid://shopify/Order/5900000000201"]) { ... on Product { variants(first: 10) { nodes { id } } } ... on Order { customer { email } } } }');
+  t.is(branches.body.extensions.cost.requestedQueryCost, 13);
+  // Returned: the mug (1 + its two variants' connection, 2 + 2) and the order (1 + its customer, 1).
+  t.is(branches.body.extensions.cost.actualQueryCost, 5 + 2);
   const tooBig = await gql('{ products(first: 55) { nodes { id variants(first: 20) { nodes { id } } } } }');
   t.like(tooBig.body.errors[0].extensions, { code: 'MAX_COST_EXCEEDED', cost: 1267, maxCost: 1000 });
   const nope = await gql('{ shop { nope } }');

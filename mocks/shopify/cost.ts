@@ -36,57 +36,67 @@ function argInt(field: FieldNode, name: string, variables: Record<string, unknow
   return null;
 }
 
-/** The fields of a selection set, fragments expanded (every branch counted, as Shopify's static cost does). */
-function fieldsOf(set: SelectionSetNode | undefined, fragments: Fragments, seen = new Set<string>()): FieldNode[] {
-  if (!set) return [];
-  return set.selections.flatMap((s) => {
-    if (s.kind === Kind.FIELD) return [s];
-    if (s.kind === Kind.INLINE_FRAGMENT) return fieldsOf(s.selectionSet, fragments, seen);
-    if (seen.has(s.name.value)) return [];
-    seen.add(s.name.value);
-    return fieldsOf(fragments.get(s.name.value)?.selectionSet, fragments, seen);
-  });
-}
-
 const dataKey = (field: FieldNode) => field.alias?.value ?? field.name.value;
 
+interface Walk { schema: GraphQLSchema; fragments: Fragments; variables: Record<string, unknown>; actual: boolean }
+
 /**
- * The cost of `fields` on `type`. With `data` (the result at this level), connections count the
- * nodes returned and absent objects count nothing: the actual cost; without, the requested cost.
+ * The cost of a selection set on `type`. With `actual` and the result at this level, connections
+ * count the nodes returned and absent objects count nothing; otherwise the page sizes asked for.
+ * Fragments on the type itself add up; fragments on other types (an interface's implementations)
+ * are alternatives: the most expensive one counts, as Shopify's static cost does.
  */
-function costOf(schema: GraphQLSchema, type: GraphQLCompositeType, fields: FieldNode[], fragments: Fragments, variables: Record<string, unknown>, data: unknown, actual: boolean): number {
+function setCost(w: Walk, type: GraphQLCompositeType, set: SelectionSetNode | undefined, data: unknown, seen: ReadonlySet<string> = new Set()): number {
+  if (!set) return 0;
   let total = 0;
-  for (const field of fields) {
-    if (field.name.value.startsWith('__')) continue;
-    const def = isObjectType(type) || isInterfaceType(type) ? type.getFields()[field.name.value] : undefined;
-    if (!def) continue;
-    const named = getNamedType(def.type);
-    if (!isObjectType(named) && !isInterfaceType(named)) continue;
-    const value = actual ? (data as Record<string, unknown> | null | undefined)?.[dataKey(field)] : undefined;
-    if (actual && (value === null || value === undefined)) continue;
-    const children = fieldsOf(field.selectionSet, fragments);
-    if (named.name.endsWith('Connection')) {
-      const nodeType = named.getFields().nodes ? getNamedType(named.getFields().nodes!.type) as GraphQLCompositeType : named;
-      // One node's selections: under edges.node and under nodes.
-      const nodeFields = children.flatMap((c) => c.name.value === 'nodes' ? fieldsOf(c.selectionSet, fragments)
-        : c.name.value === 'edges' ? fieldsOf(c.selectionSet, fragments).filter((e) => e.name.value === 'node').flatMap((n) => fieldsOf(n.selectionSet, fragments)) : []);
-      if (actual) {
-        const conn = value as { edges?: { node?: unknown }[]; nodes?: unknown[] };
-        const items = conn.nodes ?? conn.edges?.map((e) => e.node) ?? [];
-        total += 2 + items.reduce<number>((sum, node) => sum + 1 + costOf(schema, nodeType, nodeFields, fragments, variables, node, true), 0);
-      } else {
-        const size = argInt(field, 'first', variables) ?? argInt(field, 'last', variables) ?? 1;
-        total += 2 + size * (1 + costOf(schema, nodeType, nodeFields, fragments, variables, undefined, false));
-      }
-      continue;
-    }
-    if (actual && Array.isArray(value)) {
-      total += value.reduce<number>((sum, item) => sum + 1 + costOf(schema, named, children, fragments, variables, item, true), 0);
-    } else {
-      total += 1 + costOf(schema, named, children, fragments, variables, value, actual);
+  const branches: number[] = [];
+  const branch = (condition: string | undefined, inner: SelectionSetNode, seenNow: ReadonlySet<string>) => {
+    const target = condition === undefined ? type : w.schema.getType(condition);
+    if (!target || !(isObjectType(target) || isInterfaceType(target))) return;
+    const cost = setCost(w, target, inner, data, seenNow);
+    if (condition === undefined || condition === type.name) total += cost;
+    else branches.push(cost);
+  };
+  for (const s of set.selections) {
+    if (s.kind === Kind.FIELD) total += fieldCost(w, type, s, data);
+    else if (s.kind === Kind.INLINE_FRAGMENT) branch(s.typeCondition?.name.value, s.selectionSet, seen);
+    else if (!seen.has(s.name.value)) {
+      const fragment = w.fragments.get(s.name.value);
+      if (fragment) branch(fragment.typeCondition.name.value, fragment.selectionSet, new Set([...seen, s.name.value]));
     }
   }
-  return total;
+  return total + (branches.length > 0 ? Math.max(...branches) : 0);
+}
+
+/** The selection sets of one node of a connection: under `nodes` and under `edges { node }`. */
+function nodeSets(set: SelectionSetNode | undefined, fragments: Fragments): SelectionSetNode[] {
+  const fields = (inner: SelectionSetNode | undefined): FieldNode[] => (inner?.selections ?? []).flatMap((s) =>
+    s.kind === Kind.FIELD ? [s] : s.kind === Kind.INLINE_FRAGMENT ? fields(s.selectionSet) : fields(fragments.get(s.name.value)?.selectionSet));
+  return fields(set).flatMap((f) => f.name.value === 'nodes' ? (f.selectionSet ? [f.selectionSet] : [])
+    : f.name.value === 'edges' ? fields(f.selectionSet).filter((e) => e.name.value === 'node' && e.selectionSet).map((e) => e.selectionSet!) : []);
+}
+
+function fieldCost(w: Walk, type: GraphQLCompositeType, field: FieldNode, data: unknown): number {
+  if (field.name.value.startsWith('__')) return 0;
+  const def = isObjectType(type) || isInterfaceType(type) ? type.getFields()[field.name.value] : undefined;
+  if (!def) return 0;
+  const named = getNamedType(def.type);
+  if (!isObjectType(named) && !isInterfaceType(named)) return 0;
+  const value = w.actual ? (data as Record<string, unknown> | null | undefined)?.[dataKey(field)] : undefined;
+  if (w.actual && (value === null || value === undefined)) return 0;
+  if (named.name.endsWith('Connection') && named.getFields().nodes) {
+    const nodeType = getNamedType(named.getFields().nodes!.type) as GraphQLCompositeType;
+    const sets = nodeSets(field.selectionSet, w.fragments);
+    const one = (node: unknown) => 1 + sets.reduce((sum, set) => sum + setCost(w, nodeType, set, node), 0);
+    if (w.actual) {
+      const conn = value as { edges?: { node?: unknown }[]; nodes?: unknown[] };
+      const items = conn.nodes ?? conn.edges?.map((e) => e.node) ?? [];
+      return 2 + items.reduce<number>((sum, node) => sum + one(node), 0);
+    }
+    return 2 + (argInt(field, 'first', w.variables) ?? argInt(field, 'last', w.variables) ?? 1) * one(undefined);
+  }
+  if (w.actual && Array.isArray(value)) return value.reduce<number>((sum, item) => sum + 1 + setCost(w, named, field.selectionSet, item), 0);
+  return 1 + setCost(w, named, field.selectionSet, value);
 }
 
 /** Requested and (given the result's data) actual cost of the request's operation; null when it names none. */
@@ -94,10 +104,8 @@ export function queryCost(schema: GraphQLSchema, document: DocumentNode, operati
   const operation = selectOperation(document, operationName);
   if (!operation) return null;
   const fragments: Fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
-  const fields = fieldsOf(operation.selectionSet, fragments);
-  if (operation.operation === 'mutation') return fields.filter((f) => !f.name.value.startsWith('__')).length * 10;
-  const root = schema.getQueryType()!;
-  return costOf(schema, root, fields, fragments, variables, data, data !== undefined);
+  if (operation.operation === 'mutation') return operation.selectionSet.selections.filter((f) => f.kind !== Kind.FIELD || !f.name.value.startsWith('__')).length * 10;
+  return setCost({ schema, fragments, variables, actual: data !== undefined }, schema.getQueryType()!, operation.selectionSet, data);
 }
 
 /** The token's bucket refilled up to `nowMs` (not stored). */

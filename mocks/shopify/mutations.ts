@@ -1,5 +1,5 @@
 import {
-  address, cents, collections, customers, gid, handleize, locations, money, newId, orders, parseGid, productVariants, products, uniqueHandle, variants, variantTitle,
+  address, cents, collections, customers, gid, handleize, locations, newId, orders, parseGid, productVariants, products, uniqueHandle, variants, variantTitle,
   type AddressRec, type MetafieldRec, type OptionRec, type ProductRec, type VariantRec,
 } from './model.js';
 import { idArg } from './queries.js';

@@ -4,6 +4,7 @@ import { linearService } from './linear/index.js';
 import { slackService } from './slack/index.js';
 import { stripeService } from './stripe/index.js';
 import { zendeskService } from './zendesk/index.js';
+import { shopifyService } from './shopify/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -12,4 +13,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [slackService.id, slackService],
   [stripeService.id, stripeService],
   [zendeskService.id, zendeskService],
+  [shopifyService.id, shopifyService],
 ]);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BASELINE_DIR, openWorld } from '../scenarios/world.js';

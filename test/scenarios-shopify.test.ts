@@ -1,0 +1,75 @@
+import test from 'ava';
+import { join } from 'node:path';
+import { openWorld } from '../scenarios/world.js';
+import { gradeWorld } from '../scenarios/grade-world.js';
+import { findScenarios } from '../scenarios/validate.js';
+import { schemaFromSDL } from '../mocks/kit/graphql.js';
+import { shopifySDL } from '../mocks/shopify/schema.js';
+import { scenarioSuite } from './helpers/scenario-suite.js';
+
+// Every Shopify scenario of the business group (helpers/scenario-suite): valid (oracle arguments
+// against shopify-mcp's input schemas), nop 0, oracle 1 with R_b 0 through the real server, replay
+// identical; and near misses (the look-alike order, the archived product) score 0.
+
+const dirs = findScenarios(join('scenarios', 'business')).filter((dir) => dir.includes('/shopify/'));
+const manifests = scenarioSuite({
+  service: 'shopify',
+  dirs,
+  credentialOk: (world, credential) => {
+    const { token, shop } = credential as { token?: string; shop?: string };
+    const state = world.state().shopify!;
+    return typeof token === 'string' && token in (state.tokens ?? {}) && (state.shop?.shop as { myshopifyDomain?: string } | undefined)?.myshopifyDomain === `${shop}.myshopify.com`;
+  },
+  // Requests are named by root field: every field of the schema's query and mutation roots.
+  operationNames: (() => {
+    const schema = schemaFromSDL(shopifySDL);
+    return [...Object.keys(schema.getQueryType()!.getFields()).map((f) => `Query.${f}`), ...Object.keys(schema.getMutationType()!.getFields()).map((f) => `Mutation.${f}`)];
+  })(),
+});
+
+test('at least 5 Shopify scenarios, each with its own seed and epoch, a real store, writes required through MCP by operation', async (t) => {
+  t.true(dirs.length >= 5, `${dirs.length} scenarios`);
+  const seeds = [...manifests.values()].map((m) => m.seed);
+  const epochs = [...manifests.values()].map((m) => m.epoch);
+  t.is(new Set(seeds).size, seeds.length, `seeds ${seeds.join(', ')}`);
+  t.is(new Set(epochs).size, epochs.length, `epochs ${epochs.join(', ')}`);
+  for (const [dir, manifest] of manifests) {
+    t.true(manifest.expect.required_calls.every((call) => 'operation' in call && call.operation?.startsWith('Mutation.') && call.tool?.endpoint === 'shopify'), `${manifest.id}: required calls name the mutation and the MCP tool`);
+    const { world } = await openWorld({ scenarioDir: dir });
+    try {
+      const state = world.state().shopify!;
+      t.true(Object.keys(state.products!).length >= 20 && Object.keys(state.customers!).length >= 30 && Object.keys(state.orders!).length >= 40, `${manifest.id}: a non-trivial store`);
+    } finally {
+      await world.journal.close();
+    }
+  }
+});
+
+/** A near miss scores 0: the right change on the look-alike record, made straight through the API. */
+test('near misses score 0: the wrong order, the archived product, the other customer', async (t) => {
+  const cases: [string, string, Record<string, unknown>][] = [
+    ['business/shopify/delayed-order-tag', 'mutation($input: OrderInput!) { orderUpdate(input: $input) { userErrors { message } } }',
+      { input: { id: 'gid://shopify/Order/5900000000143', tags: ['delayed'], note: 'Customer contacted 2025-11-18: shipping delayed by backorder' } }],
+    ['business/shopify/reprice-fleece-variant', 'mutation($p: ID!, $v: [ProductVariantsBulkInput!]!) { productVariantsBulkUpdate(productId: $p, variants: $v) { userErrors { message } } }',
+      { p: 'gid://shopify/Product/8100000000190', v: [{ id: 'gid://shopify/ProductVariant/45200000000194', price: '129.00' }] }],
+    ['business/shopify/customer-email-change', 'mutation($input: CustomerInput!) { customerUpdate(input: $input) { userErrors { message } } }',
+      { input: { id: 'gid://shopify/Customer/7400000000532', email: 'priya.n@fastmail.example', tags: ['vip', 'email-updated'] } }],
+  ];
+  for (const [id, query, variables] of cases) {
+    const dir = join('scenarios', id);
+    const manifest = manifests.get(dir)!;
+    const opened = await openWorld({ scenarioDir: dir });
+    try {
+      const initial = opened.world.gradingState('initial');
+      const response = await opened.world.dispatch({ host: 'harbor-and-pine.myshopify.com', method: 'POST', target: '/admin/api/2026-01/graphql.json', body: new TextEncoder().encode(JSON.stringify({ query, variables })),
+        headers: [['X-Shopify-Access-Token', (manifest.credentials.shopify as { token: string }).token], ['Content-Type', 'application/json']] });
+      t.is(response.status, 200, id);
+      t.regex(new TextDecoder().decode(response.body), /"userErrors":\[\]/, id);
+      const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+      t.is(result.reward, 0, id);
+      t.false(result.forbidden_calls_ok && result.state_ok, id);
+    } finally {
+      await opened.world.journal.close();
+    }
+  }
+});

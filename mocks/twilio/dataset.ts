@@ -46,6 +46,8 @@ export const PhoneNumberSchema = z.object({
   voice_url: z.string().default(''),
   status_callback: z.string().default(''),
   origin: z.enum(['twilio', 'hosted']).default('twilio'),
+  /** Which of IncomingPhoneNumbers/Local, /Mobile, /TollFree lists it; default toll-free by its prefix, else local. */
+  type: z.enum(['local', 'mobile', 'toll-free']).optional(),
   date_created: Time.optional(),
 }).strict();
 

@@ -224,13 +224,21 @@ export const twilioTail: Fallback<TwilioCtx> & { seedRecords(records: Readonly<R
     const { fallback, doc } = build();
     const out: Record<string, Record<string, unknown>[]> = {};
     for (const [path, list] of Object.entries(records)) {
-      const op = fallback.operations.find((o) => o.kind === 'create' && new RegExp(`^${o.template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
+      const matches = (o: SpecOperation) => new RegExp(`^${o.template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path);
+      const op = fallback.operations.find((o) => o.kind === 'list' && matches(o));
       if (!op) throw new Error(`dataset/twilio.json: field spec: ${path} is no collection of the 2010-04-01 API this mock keeps`);
       const params = pathParams(op.template, path);
-      const schema = resolve(doc, op.response);
+      // The item's key is its path's last parameter (`{Sid}`, `{CountryCode}`); its schema the read's, else the list's items.
+      const read = fallback.operations.find((o) => o.kind === 'read' && o.collection === op.collection);
+      const keyParam = read ? read.template.split('/').at(-1)!.slice(1, -1) : 'Sid';
+      const keyField = snake(keyParam);
+      const envelope = resolve(doc, op.response);
+      const listed = Object.values((envelope.properties ?? {}) as Record<string, Schema>).map((p) => resolve(doc, p)).find((p) => p.type === 'array')?.items;
+      const schema = resolve(doc, read?.response ?? listed);
       out[path] = list.map((record) => {
-        const id = typeof record.sid === 'string' ? record.sid : twilioSid(ctx, prefixOf(resolve(doc, schema.properties?.sid), 'Sid'));
-        return { ...complete(doc, schema, record, { params, keyField: 'sid', id, nowMs: ctx.epochMs, uri: `${path}/${id}.json` }), id };
+        const given = record[keyField];
+        const id = typeof given === 'string' ? given : twilioSid(ctx, prefixOf(resolve(doc, schema.properties?.[keyField]), keyParam));
+        return { ...complete(doc, schema, record, { params, keyField, id, nowMs: ctx.epochMs, uri: `${path}/${id}.json` }), id };
       });
     }
     fallback.seed(out, ctx);

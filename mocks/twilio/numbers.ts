@@ -9,7 +9,9 @@ import { API, dbOf, first, formatNumber, formBool, isE164, listPage, newestFirst
  * IncomingPhoneNumbers (`/2010-04-01/Accounts/{AccountSid}/IncomingPhoneNumbers.json`): the
  * account's numbers, listed with the PhoneNumber/FriendlyName/Beta/Origin filters, bought by
  * PhoneNumber or AreaCode, configured (FriendlyName, SMS and voice URLs, status callback, moved to
- * a subaccount with AccountSid) and released. The Local/Mobile/TollFree lists are the spec fallback's.
+ * a subaccount with AccountSid) and released. `IncomingPhoneNumbers/Local`, `/Mobile` and
+ * `/TollFree` list and buy numbers of that type from the same collection (toll-free by its NANP
+ * prefix, mobile numbers where the dataset says so, local the rest).
  */
 export interface NewNumber {
   sid?: string | undefined;
@@ -21,7 +23,16 @@ export interface NewNumber {
   voice_url: string;
   status_callback: string;
   origin: string;
+  type?: NumberType | undefined;
   createdMs: number;
+}
+
+export type NumberType = 'local' | 'mobile' | 'toll-free';
+const TOLL_FREE = /^\+18(00|33|44|55|66|77|88)\d{7}$/;
+
+/** A number's type: the dataset's, else toll-free by its prefix, else local. */
+export function typeOf(phone: string, given?: NumberType): NumberType {
+  return given ?? (TOLL_FREE.test(phone) ? 'toll-free' : 'local');
 }
 
 export function makeNumber(ctx: Pick<LoadContext, 'ids' | 'store'>, n: NewNumber): TwilioDoc {
@@ -64,7 +75,13 @@ export function makeNumber(ctx: Pick<LoadContext, 'ids' | 'store'>, n: NewNumber
     voice_receive_mode: 'voice',
     voice_url: n.voice_url,
   };
+  // Twilio's resource does not say a number's type; the mock keeps the dataset's word for it beside.
+  if (n.type !== undefined) ctx.store.collection<{ type: NumberType }>('number_types').put(sid, { type: n.type });
   return dbOf(ctx.store).incoming_phone_numbers.put(sid, doc);
+}
+
+function typeOfDoc(c: TwilioCtx, n: TwilioDoc): NumberType {
+  return c.ctx.store.collection<{ type: NumberType }>('number_types').get(n.sid)?.type ?? typeOf(String(n.phone_number));
 }
 
 const CreateBody = z.object({ PhoneNumber: z.string().optional(), AreaCode: z.string().optional(), FriendlyName: z.string().optional(), SmsUrl: z.string().optional(), VoiceUrl: z.string().optional(), StatusCallback: z.string().optional() }).passthrough();
@@ -92,8 +109,10 @@ function freeNumber(c: TwilioCtx, area: string): string | null {
   return null;
 }
 
-export const numberOperations: Operation<TwilioCtx>[] = [
-  operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers'>('ListIncomingPhoneNumber', rest('GET', '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers'), (call, c) => {
+const TYPES = { Local: 'local', Mobile: 'mobile', TollFree: 'toll-free' } as const;
+
+function listNumbers(name: string, suffix: string, type: NumberType | null): Operation<TwilioCtx> {
+  return operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers'>(name, rest('GET', `/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers${suffix}` as '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers'), (call, c) => {
     const q = call.query as Record<string, string | string[]>;
     const wanted: Record<string, string> = {};
     for (const name of ['Beta', 'FriendlyName', 'PhoneNumber', 'Origin']) {
@@ -107,13 +126,20 @@ export const numberOperations: Operation<TwilioCtx>[] = [
       && (beta === undefined || beta || n.beta === false)
       && (wanted.FriendlyName === undefined || n.friendly_name === wanted.FriendlyName)
       && (digits === undefined || new RegExp(digits.replace(/\*/g, '\\d')).test(String(n.phone_number)))
-      && (wanted.Origin === undefined || n.origin === wanted.Origin));
-    return listPage(newestFirst(items), 'incoming_phone_numbers', `${API}/Accounts/${call.params.AccountSid}/IncomingPhoneNumbers`, q, wanted);
-  }),
+      && (wanted.Origin === undefined || n.origin === wanted.Origin)
+      && (type === null || typeOfDoc(c, n) === type));
+    return listPage(newestFirst(items), 'incoming_phone_numbers', `${API}/Accounts/${call.params.AccountSid}/IncomingPhoneNumbers${suffix}`, q, wanted);
+  });
+}
 
-  operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers', Record<string, string>, z.infer<typeof CreateBody>>('CreateIncomingPhoneNumber', rest('POST', '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers'), (call, c) => {
+function createNumber(name: string, suffix: string, type: NumberType | null): Operation<TwilioCtx> {
+  return operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers', Record<string, string>, z.infer<typeof CreateBody>>(name, rest('POST', `/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers${suffix}` as '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers'), (call, c) => {
     const b = call.body;
     if (!b.PhoneNumber && !b.AreaCode) throw twilioError(400, 21451, 'A PhoneNumber or AreaCode is required.');
+    if (type !== null && !b.PhoneNumber) throw twilioError(400, 20001, 'Missing required parameter PhoneNumber in the post body');
+    if (type !== null && type !== 'mobile' && b.PhoneNumber && typeOf(b.PhoneNumber) !== type) {
+      throw twilioError(400, 21421, `PhoneNumber ${b.PhoneNumber} is not a ${type} number.`);
+    }
     let number: string;
     if (b.PhoneNumber) {
       if (!isE164(b.PhoneNumber)) throw twilioError(400, 21421, `PhoneNumber is invalid: ${b.PhoneNumber}`);
@@ -127,11 +153,16 @@ export const numberOperations: Operation<TwilioCtx>[] = [
     }
     const created = makeNumber(c.ctx, {
       account_sid: call.params.AccountSid!, phone_number: number, friendly_name: b.FriendlyName, capabilities: { voice: true, sms: true, mms: true, fax: false },
-      sms_url: b.SmsUrl ?? '', voice_url: b.VoiceUrl ?? '', status_callback: b.StatusCallback ?? '', origin: 'twilio', createdMs: c.ctx.nowMs,
+      sms_url: b.SmsUrl ?? '', voice_url: b.VoiceUrl ?? '', status_callback: b.StatusCallback ?? '', origin: 'twilio', type: type ?? undefined, createdMs: c.ctx.nowMs,
     });
     return jsonResponse(201, created);
-  }, { input: { body: CreateBody } }),
+  }, { input: { body: CreateBody } });
+}
 
+export const numberOperations: Operation<TwilioCtx>[] = [
+  listNumbers('ListIncomingPhoneNumber', '', null),
+  createNumber('CreateIncomingPhoneNumber', '', null),
+  ...(['Local', 'Mobile', 'TollFree'] as const).flatMap((kind) => [listNumbers(`ListIncomingPhoneNumber${kind}`, `/${kind}`, TYPES[kind]), createNumber(`CreateIncomingPhoneNumber${kind}`, `/${kind}`, TYPES[kind])]),
   operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers/:Sid'>('FetchIncomingPhoneNumber', rest('GET', '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers/:Sid'), (call, c) => jsonResponse(200, findNumber(c, call.params as Params))),
 
   operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers/:Sid', Record<string, string>, z.infer<typeof UpdateBody>>('UpdateIncomingPhoneNumber', rest('POST', '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers/:Sid'), (call, c) => {

@@ -54,7 +54,8 @@ export const PhoneNumberSchema = z.object({
 export const MessageSchema = z.object({
   sid: z.string().regex(/^(SM|MM)[0-9a-f]{32}$/, 'must look like SM + 32 lower-case hex digits').optional(),
   account_sid: sid('AC').optional(),
-  from: z.string().min(1),
+  /** Absent for a message a messaging service has not sent yet (it picks the sender then). */
+  from: z.string().min(1).optional(),
   to: z.string().min(1),
   body: z.string(),
   status: z.enum(['queued', 'sending', 'sent', 'failed', 'delivered', 'undelivered', 'receiving', 'received', 'accepted', 'scheduled', 'read', 'canceled']).default('delivered'),
@@ -65,7 +66,9 @@ export const MessageSchema = z.object({
   price: z.string().regex(/^-?\d+\.\d+$/).optional(),
   date_created: Time.optional(),
   date_sent: Time.optional(),
-}).strict();
+  /** When a `scheduled` message goes out (it stays scheduled until the logical clock reaches it). */
+  send_at: Time.optional(),
+}).strict().refine((m) => (m.status === 'scheduled') === (m.send_at !== undefined), { message: 'a scheduled message needs send_at, and only a scheduled one has it', path: ['send_at'] });
 
 export const CallSchema = z.object({
   sid: sid('CA').optional(),

@@ -36,10 +36,11 @@ export function loadTwilio(data: TwilioDataset, ctx: LoadContext): void {
   data.messages.forEach((m, i) => {
     if (m.sid !== undefined && db.messages.has(m.sid)) fail(`messages[${i}].sid`, `${m.sid} is used twice`);
     const createdMs = time(m.date_created);
-    makeMessage(ctx, {
-      ...m, account_sid: accountOf(m.account_sid, `messages[${i}].account_sid`), createdMs,
+    const made = makeMessage(ctx, {
+      ...m, from: m.from ?? null, account_sid: accountOf(m.account_sid, `messages[${i}].account_sid`), createdMs,
       sentMs: m.date_sent === undefined ? undefined : Date.parse(m.date_sent),
     });
+    if (m.send_at !== undefined) db.messages.put(made.sid, { ...made, send_at: new Date(Date.parse(m.send_at)).toISOString() });
   });
   data.calls.forEach((c, i) => {
     if (c.sid !== undefined && db.calls.has(c.sid)) fail(`calls[${i}].sid`, `${c.sid} is used twice`);

@@ -204,9 +204,8 @@ export const messageOperations: Operation<TwilioCtx>[] = [
     if (Body === '' && ['queued', 'sending', 'accepted', 'scheduled'].includes(String(found.status))) {
       throw twilioError(400, 20009, `Message ${found.sid} cannot be redacted before it is sent.`);
     }
-    const { send_at: _sendAt, ...rest } = found;
     const updated = c.db.messages.put(found.sid, {
-      ...(Status === 'canceled' ? rest : found),
+      ...found,
       ...(Body === '' ? { body: '' } : {}),
       ...(Status === 'canceled' ? { status: 'canceled' } : {}),
       date_updated: rfc2822(c.ctx.nowMs),

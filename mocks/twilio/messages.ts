@@ -16,10 +16,14 @@ import { API, dbOf, first, isE164, listPage, newestFirst, notFound, parseTime, r
 const PRICE_PER_SEGMENT = 0.0079;
 const GSM = /^[A-Za-z0-9 \r\n@£$¥èéùìòÇØøÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ!"#¤%&'()*+,\-./:;<=>?¡ÄÖÑÜ§¿äöñüà^{}\\[~\]|€]*$/;
 
-/** Segments of an SMS body: 160 GSM-7 characters (153 when split) or 70 UCS-2 (67 when split). */
+/**
+ * Segments of an SMS body: 160 GSM-7 septets (153 when split; `^{}\\[~]|€` take two) or 70 UCS-2
+ * code units (67 when split; an emoji takes two).
+ */
 export function segments(body: string): number {
-  const length = [...body].length;
-  const [single, multi] = GSM.test(body) ? [160, 153] : [70, 67];
+  const gsm = GSM.test(body);
+  const length = gsm ? [...body].reduce((n, ch) => n + ('^{}\\[~]|€'.includes(ch) ? 2 : 1), 0) : body.length;
+  const [single, multi] = gsm ? [160, 153] : [70, 67];
   return length <= single ? 1 : Math.ceil(length / multi);
 }
 

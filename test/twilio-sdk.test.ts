@@ -1,14 +1,12 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { Ajv, type ValidateFunction } from 'ajv';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import twilio from 'twilio';
 import { startStack, type Stack } from '../catalog/stack.js';
-import { openapiToJsonSchema } from '../mocks/kit/openapi.js';
-import type { OpenApiDocument } from '../mocks/kit/spec-fallback.js';
 import { twilioSpec } from '../mocks/twilio/fallback.js';
 import { journalEntries } from './helpers/mcp-stack.js';
 import { testCaDir } from './helpers/proxy.js';
+import { specValidator } from './helpers/spec-validate.js';
 
 // The official `twilio` SDK (v6), unmodified, over HTTPS to api.twilio.com through the proxy with
 // the local CA, against the conformance world: messages (send, settle, filters, paging), calls,
@@ -141,37 +139,14 @@ test.serial('the long tail: queues by the spec fallback, kept as state (create, 
 });
 
 /** Twilio's formats, as its description uses them (relative URIs, RFC 2822 times, E.164 or channel addresses, upper-case currencies). */
-function twilioValidator(spec: OpenApiDocument): (operationId: string, body: unknown) => string | null {
-  const doc = openapiToJsonSchema(JSON.parse(JSON.stringify(spec).replaceAll('"#/components/', '"spec#/components/'))) as OpenApiDocument;
-  const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false });
-  ajv.addFormat('date-time-rfc-2822', /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} \+0000$/);
-  ajv.addFormat('uri', /^($|\/|https?:\/\/)/);
-  ajv.addFormat('phone-number', /^(?:[a-z]+:)?\+[1-9]\d{7,14}$/);
-  ajv.addFormat('currency', /^[A-Z]{3}$/);
-  ajv.addFormat('http-method', /^(GET|POST|PUT|DELETE|HEAD|PATCH)$/);
-  ajv.addFormat('date', /^\d{4}-\d{2}-\d{2}$/);
-  ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
-  ajv.addFormat('iso-country-code', /^[A-Z]{2}$/);
-  for (const name of ['uri-map', 'phone-number-capabilities', 'int64', 'endpoint', 'ice-server', 'twiml']) ajv.addFormat(name, true);
-  ajv.addSchema({ $id: 'spec', components: doc.components ?? {} }, 'spec');
-  const schemas = new Map<string, ValidateFunction>();
-  for (const item of Object.values(doc.paths)) {
-    for (const op of Object.values(item)) {
-      if (!op || typeof op !== 'object' || typeof op.operationId !== 'string') continue;
-      const code = Object.keys(op.responses ?? {}).filter((c) => /^2/.test(c)).sort()[0];
-      const schema = code ? op.responses[code]?.content?.['application/json']?.schema : undefined;
-      if (schema) schemas.set(op.operationId, ajv.compile({ ...schema, ...(schema.properties ? { required: Object.keys(schema.properties) } : {}) }));
-    }
-  }
-  return (operationId, body) => {
-    const validate = schemas.get(operationId);
-    if (!validate) return `no success schema for ${operationId}`;
-    return validate(body) ? null : ajv.errorsText(validate.errors, { separator: '; ' });
-  };
-}
+const TWILIO_FORMATS: Record<string, RegExp | true> = {
+  'date-time-rfc-2822': /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} \+0000$/,
+  uri: /^($|\/|https?:\/\/)/, 'phone-number': /^(?:[a-z]+:)?\+[1-9]\d{7,14}$/, currency: /^[A-Z]{3}$/, 'http-method': /^(GET|POST|PUT|DELETE|HEAD|PATCH)$/,
+  'iso-country-code': /^[A-Z]{2}$/, 'uri-map': true, 'phone-number-capabilities': true, endpoint: true, 'ice-server': true, twiml: true,
+};
 
 test.serial('every 2xx JSON answer above validates against Twilio\'s description, every property present; errors are Twilio\'s envelope', async (t) => {
-  const validate = twilioValidator(twilioSpec());
+  const validate = specValidator(twilioSpec(), { formats: TWILIO_FORMATS, allProperties: true });
   const all = (await entries()).filter((e) => e.service === 'twilio');
   let checked = 0;
   for (const entry of all) {

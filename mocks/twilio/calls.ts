@@ -3,7 +3,7 @@ import { emptyResponse, jsonResponse } from '../core/http.js';
 import type { LoadContext } from '../core/service.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
 import type { TwilioCtx } from './context.js';
-import { API, dbOf, first, formatNumber, isE164, listPage, newestFirst, notFound, parseTime, rfc2822, twilioError, twilioSid, uriOf, type TwilioDoc } from './model.js';
+import { API, dbOf, filterTime, first, formatNumber, isE164, itemOf, listPage, newestFirst, parseTime, rfc2822, twilioError, twilioSid, uriOf, type TwilioDoc } from './model.js';
 
 /**
  * Calls (`/2010-04-01/Accounts/{AccountSid}/Calls.json`): place one (To, From, and Url, Twiml or
@@ -92,19 +92,6 @@ const CreateBody = z.object({
 }).passthrough();
 const UpdateBody = z.object({ Status: z.string().optional(), Url: z.string().optional(), Twiml: z.string().optional() }).passthrough();
 
-type Params = { AccountSid: string; Sid?: string };
-
-function findCall(c: TwilioCtx, params: Params): TwilioDoc {
-  const found = c.db.calls.get(params.Sid!);
-  if (!found || found.account_sid !== params.AccountSid) throw notFound(uriOf('Accounts', params.AccountSid, 'Calls', params.Sid!));
-  return found;
-}
-
-/** `StartTime` filters compare the day (`2026-11-30`) or the instant. */
-function timeOf(value: string): number {
-  return Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
-}
-
 export const callOperations: Operation<TwilioCtx>[] = [
   operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/Calls', Record<string, string>, z.infer<typeof CreateBody>>('CreateCall', rest('POST', '/2010-04-01/Accounts/:AccountSid/Calls'), (call, c) => {
     const b = call.body;
@@ -128,9 +115,9 @@ export const callOperations: Operation<TwilioCtx>[] = [
       if (value !== undefined) wanted[name] = value;
     }
     for (const [name, value] of Object.entries(wanted)) {
-      if (/Time/.test(name) && Number.isNaN(timeOf(value))) throw twilioError(400, 20001, `Invalid ${name}: ${value}`);
+      if (/Time/.test(name) && Number.isNaN(filterTime(value))) throw twilioError(400, 20001, `Invalid ${name}: ${value}`);
     }
-    const inDay = (at: number, value: string) => at >= timeOf(value) && at < timeOf(value) + 86_400_000;
+    const inDay = (at: number, value: string) => at >= filterTime(value) && at < filterTime(value) + 86_400_000;
     const items = c.db.calls.filter((x) => {
       const start = parseTime(x.start_time);
       const end = parseTime(x.end_time);
@@ -140,19 +127,19 @@ export const callOperations: Operation<TwilioCtx>[] = [
         && (wanted.ParentCallSid === undefined || x.parent_call_sid === wanted.ParentCallSid)
         && (wanted.Status === undefined || x.status === wanted.Status)
         && (wanted.StartTime === undefined || inDay(start, wanted.StartTime))
-        && (wanted['StartTime<'] === undefined || start <= timeOf(wanted['StartTime<']))
-        && (wanted['StartTime>'] === undefined || start >= timeOf(wanted['StartTime>']))
+        && (wanted['StartTime<'] === undefined || start <= filterTime(wanted['StartTime<']))
+        && (wanted['StartTime>'] === undefined || start >= filterTime(wanted['StartTime>']))
         && (wanted.EndTime === undefined || inDay(end, wanted.EndTime))
-        && (wanted['EndTime<'] === undefined || end <= timeOf(wanted['EndTime<']))
-        && (wanted['EndTime>'] === undefined || end >= timeOf(wanted['EndTime>']));
+        && (wanted['EndTime<'] === undefined || end <= filterTime(wanted['EndTime<']))
+        && (wanted['EndTime>'] === undefined || end >= filterTime(wanted['EndTime>']));
     });
     return listPage(newestFirst(items), 'calls', `${API}/Accounts/${call.params.AccountSid}/Calls`, q, wanted);
   }),
 
-  operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/Calls/:Sid'>('FetchCall', rest('GET', '/2010-04-01/Accounts/:AccountSid/Calls/:Sid'), (call, c) => jsonResponse(200, findCall(c, call.params as Params))),
+  operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/Calls/:Sid'>('FetchCall', rest('GET', '/2010-04-01/Accounts/:AccountSid/Calls/:Sid'), (call, c) => jsonResponse(200, itemOf(c.db.calls, call.params, 'Calls'))),
 
   operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/Calls/:Sid', Record<string, string>, z.infer<typeof UpdateBody>>('UpdateCall', rest('POST', '/2010-04-01/Accounts/:AccountSid/Calls/:Sid'), (call, c) => {
-    const found = findCall(c, call.params as Params);
+    const found = itemOf(c.db.calls, call.params, 'Calls');
     const { Status, Url, Twiml } = call.body;
     if (Status !== undefined && Status !== 'canceled' && Status !== 'completed') throw twilioError(400, 20001, `Invalid Status: ${Status}`);
     const live = ['queued', 'ringing', 'in-progress'].includes(String(found.status));
@@ -171,7 +158,7 @@ export const callOperations: Operation<TwilioCtx>[] = [
   }, { input: { body: UpdateBody } }),
 
   operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/Calls/:Sid'>('DeleteCall', rest('DELETE', '/2010-04-01/Accounts/:AccountSid/Calls/:Sid'), (call, c) => {
-    const found = findCall(c, call.params as Params);
+    const found = itemOf(c.db.calls, call.params, 'Calls');
     if (['queued', 'ringing', 'in-progress'].includes(String(found.status))) throw twilioError(400, 20009, `Cannot delete call ${found.sid} while it is live.`);
     c.db.calls.delete(found.sid);
     return emptyResponse(204);

@@ -3,7 +3,7 @@ import { emptyResponse, jsonResponse } from '../core/http.js';
 import type { LoadContext } from '../core/service.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
 import type { TwilioCtx } from './context.js';
-import { API, dbOf, first, isE164, listPage, newestFirst, notFound, parseTime, rfc2822, twilioError, twilioSid, uriOf, type TwilioDoc } from './model.js';
+import { API, dbOf, filterTime, first, isE164, itemOf, listPage, newestFirst, parseTime, rfc2822, twilioError, twilioSid, uriOf, type TwilioDoc } from './model.js';
 
 /**
  * Messages (`/2010-04-01/Accounts/{AccountSid}/Messages.json`): send with To/From (or a
@@ -121,19 +121,6 @@ const CreateBody = z.object({
 }).passthrough();
 const UpdateBody = z.object({ Body: z.string().optional(), Status: z.string().optional() }).passthrough();
 
-type Params = { AccountSid: string; Sid?: string };
-
-function message(c: TwilioCtx, params: Params): TwilioDoc {
-  const found = c.db.messages.get(params.Sid!);
-  if (!found || found.account_sid !== params.AccountSid) throw notFound(uriOf('Accounts', params.AccountSid, 'Messages', params.Sid!));
-  return found;
-}
-
-/** The day part of a DateSent filter (`2026-11-30`, or a full timestamp); NaN when it is none. */
-function dayOf(value: string): number {
-  return Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
-}
-
 export const messageOperations: Operation<TwilioCtx>[] = [
   operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/Messages', Record<string, string>, z.infer<typeof CreateBody>>('CreateMessage', rest('POST', '/2010-04-01/Accounts/:AccountSid/Messages'), (call, c) => {
     const b = call.body;
@@ -183,24 +170,24 @@ export const messageOperations: Operation<TwilioCtx>[] = [
     const before = first(q, 'DateSent<');
     const after = first(q, 'DateSent>');
     for (const [name, value] of [['DateSent', on], ['DateSent<', before], ['DateSent>', after]] as const) {
-      if (value !== undefined && Number.isNaN(dayOf(value))) throw twilioError(400, 20001, `Invalid ${name}: ${value}`);
+      if (value !== undefined && Number.isNaN(filterTime(value))) throw twilioError(400, 20001, `Invalid ${name}: ${value}`);
     }
     const sent = (m: TwilioDoc) => parseTime(m.date_sent);
     const items = c.db.messages.filter((m) => m.account_sid === call.params.AccountSid
       && (to === undefined || m.to === to)
       && (from === undefined || m.from === from)
-      && (on === undefined || (sent(m) >= dayOf(on) && sent(m) < dayOf(on) + 86_400_000))
-      && (before === undefined || sent(m) <= dayOf(before) + (/^\d{4}-\d{2}-\d{2}$/.test(before) ? 86_400_000 - 1 : 0))
-      && (after === undefined || sent(m) >= dayOf(after)));
+      && (on === undefined || (sent(m) >= filterTime(on) && sent(m) < filterTime(on) + 86_400_000))
+      && (before === undefined || sent(m) <= filterTime(before) + (/^\d{4}-\d{2}-\d{2}$/.test(before) ? 86_400_000 - 1 : 0))
+      && (after === undefined || sent(m) >= filterTime(after)));
     const filters: Record<string, string> = {};
     for (const [name, value] of [['To', to], ['From', from], ['DateSent', on], ['DateSent<', before], ['DateSent>', after]] as const) if (value !== undefined) filters[name] = value;
     return listPage(newestFirst(items).map(publicView), 'messages', `${API}/Accounts/${call.params.AccountSid}/Messages`, q, filters);
   }),
 
-  operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/Messages/:Sid'>('FetchMessage', rest('GET', '/2010-04-01/Accounts/:AccountSid/Messages/:Sid'), (call, c) => jsonResponse(200, publicView(message(c, call.params as Params)))),
+  operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/Messages/:Sid'>('FetchMessage', rest('GET', '/2010-04-01/Accounts/:AccountSid/Messages/:Sid'), (call, c) => jsonResponse(200, publicView(itemOf(c.db.messages, call.params, 'Messages')))),
 
   operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/Messages/:Sid', Record<string, string>, z.infer<typeof UpdateBody>>('UpdateMessage', rest('POST', '/2010-04-01/Accounts/:AccountSid/Messages/:Sid'), (call, c) => {
-    const found = message(c, call.params as Params);
+    const found = itemOf(c.db.messages, call.params, 'Messages');
     const { Body, Status } = call.body;
     if (Status !== undefined && Status !== 'canceled') throw twilioError(400, 20001, `Invalid Status: ${Status}. Status can only be canceled`);
     if (Body !== undefined && Body !== '') throw twilioError(400, 20001, 'Body can only be updated to an empty string, to redact the message');
@@ -218,7 +205,7 @@ export const messageOperations: Operation<TwilioCtx>[] = [
   }, { input: { body: UpdateBody } }),
 
   operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/Messages/:Sid'>('DeleteMessage', rest('DELETE', '/2010-04-01/Accounts/:AccountSid/Messages/:Sid'), (call, c) => {
-    const found = message(c, call.params as Params);
+    const found = itemOf(c.db.messages, call.params, 'Messages');
     if (['queued', 'sending', 'accepted'].includes(String(found.status))) throw twilioError(400, 20009, `Cannot delete message ${found.sid} while it is being sent.`);
     c.db.messages.delete(found.sid);
     return emptyResponse(204);

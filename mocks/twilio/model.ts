@@ -161,3 +161,18 @@ export function formBool(value: unknown): boolean | undefined {
   const lower = value.toLowerCase();
   return lower === 'true' ? true : lower === 'false' ? false : undefined;
 }
+
+/** The path parameters of an item route (`/Accounts/:AccountSid/Messages/:Sid`). */
+export type ItemParams = { AccountSid: string; Sid?: string };
+
+/** The account's item a path names (`resource`: `Messages`, `Calls`…), or Twilio's 404 naming the path. */
+export function itemOf(collection: Collection<TwilioDoc>, params: ItemParams, resource: string): TwilioDoc {
+  const found = collection.get(params.Sid!);
+  if (!found || found.account_sid !== params.AccountSid) throw notFound(uriOf('Accounts', params.AccountSid, resource, params.Sid!));
+  return found;
+}
+
+/** A date filter's instant: a day (`2026-11-30`: its midnight UTC) or a timestamp; NaN when it is none. */
+export function filterTime(value: string): number {
+  return Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+}

@@ -3,7 +3,7 @@ import { emptyResponse, jsonResponse } from '../core/http.js';
 import type { LoadContext } from '../core/service.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
 import { mayUse, type TwilioCtx } from './context.js';
-import { API, dbOf, first, formatNumber, formBool, isE164, listPage, newestFirst, notFound, rfc2822, twilioError, twilioSid, uriOf, type TwilioDoc } from './model.js';
+import { API, dbOf, first, formatNumber, formBool, isE164, itemOf, listPage, newestFirst, rfc2822, twilioError, twilioSid, uriOf, type TwilioDoc } from './model.js';
 
 /**
  * IncomingPhoneNumbers (`/2010-04-01/Accounts/{AccountSid}/IncomingPhoneNumbers.json`): the
@@ -91,14 +91,6 @@ const UpdateBody = z.object({
   VoiceCallerIdLookup: z.string().optional(), AccountSid: z.string().optional(),
 }).passthrough();
 
-type Params = { AccountSid: string; Sid?: string };
-
-function findNumber(c: TwilioCtx, params: Params): TwilioDoc {
-  const found = c.db.incoming_phone_numbers.get(params.Sid!);
-  if (!found || found.account_sid !== params.AccountSid) throw notFound(uriOf('Accounts', params.AccountSid, 'IncomingPhoneNumbers', params.Sid!));
-  return found;
-}
-
 /** The number Twilio would sell in an area code: the first of +1<area>555 01xx (fictional) not yet taken. */
 function freeNumber(c: TwilioCtx, area: string): string | null {
   const taken = new Set(c.db.incoming_phone_numbers.values().map((n) => n.phone_number));
@@ -163,10 +155,10 @@ export const numberOperations: Operation<TwilioCtx>[] = [
   listNumbers('ListIncomingPhoneNumber', '', null),
   createNumber('CreateIncomingPhoneNumber', '', null),
   ...(['Local', 'Mobile', 'TollFree'] as const).flatMap((kind) => [listNumbers(`ListIncomingPhoneNumber${kind}`, `/${kind}`, TYPES[kind]), createNumber(`CreateIncomingPhoneNumber${kind}`, `/${kind}`, TYPES[kind])]),
-  operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers/:Sid'>('FetchIncomingPhoneNumber', rest('GET', '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers/:Sid'), (call, c) => jsonResponse(200, findNumber(c, call.params as Params))),
+  operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers/:Sid'>('FetchIncomingPhoneNumber', rest('GET', '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers/:Sid'), (call, c) => jsonResponse(200, itemOf(c.db.incoming_phone_numbers, call.params, 'IncomingPhoneNumbers'))),
 
   operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers/:Sid', Record<string, string>, z.infer<typeof UpdateBody>>('UpdateIncomingPhoneNumber', rest('POST', '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers/:Sid'), (call, c) => {
-    const found = findNumber(c, call.params as Params);
+    const found = itemOf(c.db.incoming_phone_numbers, call.params, 'IncomingPhoneNumbers');
     const b = call.body;
     // The MCP server sends the path's AccountSid in the body too: only another account moves the number.
     const target = b.AccountSid !== undefined && b.AccountSid !== found.account_sid ? b.AccountSid : undefined;
@@ -193,7 +185,7 @@ export const numberOperations: Operation<TwilioCtx>[] = [
   }, { input: { body: UpdateBody } }),
 
   operation<TwilioCtx, '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers/:Sid'>('DeleteIncomingPhoneNumber', rest('DELETE', '/2010-04-01/Accounts/:AccountSid/IncomingPhoneNumbers/:Sid'), (call, c) => {
-    const found = findNumber(c, call.params as Params);
+    const found = itemOf(c.db.incoming_phone_numbers, call.params, 'IncomingPhoneNumbers');
     c.db.incoming_phone_numbers.delete(found.sid);
     return emptyResponse(204);
   }),

@@ -117,6 +117,7 @@ test.serial('calls, numbers and accounts: place and hang up a call, buy and conf
   t.true((await client.incomingPhoneNumbers.list({ phoneNumber: bought.phoneNumber })).some((n) => n.sid === bought.sid));
   t.true((await client.incomingPhoneNumbers.local.list()).some((n) => n.sid === bought.sid));
   t.true((await client.incomingPhoneNumbers.tollFree.list()).every((n) => n.phoneNumber.startsWith('+18')));
+  t.deepEqual((await client.incomingPhoneNumbers.mobile.list()).map((n) => n.phoneNumber), ['+12065550160'], 'the dataset says which number is mobile');
   t.true(await client.incomingPhoneNumbers(bought.sid).remove());
 
   const sub = await client.api.v2010.accounts.create({ friendlyName: 'Harbor Dental Kids' });

@@ -100,6 +100,8 @@ export const twilioService = defineService<TwilioDataset, TwilioCtx>({
   volatile: {
     // Keys are credentials, not state an agent changes; times move with the logical clock.
     keys: '*',
+    // The mock's own note of a number's type (Local/Mobile/TollFree lists), not part of the resource.
+    number_types: '*',
     messages: ['date_updated', 'date_sent'],
     calls: ['date_updated'],
     incoming_phone_numbers: ['date_updated'],

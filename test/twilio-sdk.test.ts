@@ -7,6 +7,7 @@ import { twilioSpec } from '../mocks/twilio/fallback.js';
 import { journalEntries } from './helpers/mcp-stack.js';
 import { testCaDir } from './helpers/proxy.js';
 import { specValidator } from './helpers/spec-validate.js';
+import { TWILIO_FORMATS } from './helpers/twilio.js';
 
 // The official `twilio` SDK (v6), unmodified, over HTTPS to api.twilio.com through the proxy with
 // the local CA, against the conformance world: messages (send, settle, filters, paging), calls,
@@ -138,13 +139,6 @@ test.serial('the long tail: queues by the spec fallback, kept as state (create, 
   const via = (await entries()).filter((e) => e.target.includes('/Queues'));
   t.true(via.every((e) => e.operation?.via === 'spec'));
 });
-
-/** Twilio's formats, as its description uses them (relative URIs, RFC 2822 times, E.164 or channel addresses, upper-case currencies). */
-const TWILIO_FORMATS: Record<string, RegExp | true> = {
-  'date-time-rfc-2822': /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} \+0000$/,
-  uri: /^($|\/|https?:\/\/)/, 'phone-number': /^(?:[a-z]+:)?\+[1-9]\d{7,14}$/, currency: /^[A-Z]{3}$/, 'http-method': /^(GET|POST|PUT|DELETE|HEAD|PATCH)$/,
-  'iso-country-code': /^[A-Z]{2}$/, 'uri-map': true, 'phone-number-capabilities': true, endpoint: true, 'ice-server': true, twiml: true,
-};
 
 test.serial('every 2xx JSON answer above validates against Twilio\'s description, every property present; errors are Twilio\'s envelope', async (t) => {
   const validate = specValidator(twilioSpec(), { formats: TWILIO_FORMATS, allProperties: true });

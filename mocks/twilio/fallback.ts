@@ -182,6 +182,10 @@ function answer(req: ServiceRequest, name: string, c: TwilioCtx, ctx: ServiceCon
       const keyParam = itemTemplate ? itemTemplate.split('/').at(-1)!.slice(1, -1) : 'Sid';
       const keyField = snake(keyParam);
       const schema = resolve(doc, op.response);
+      // A POST whose answer is not the collection's item (a caller ID's validation request) keeps nothing.
+      if (!(keyField in (schema.properties ?? {}))) {
+        return jsonResponse(op.status, complete(doc, schema, form.snake, { params, keyField: null, id: '', nowMs: ctx.nowMs, uri: `${req.path}.json` }));
+      }
       const id = twilioSid(ctx, prefixOf(resolve(doc, schema.properties?.[keyField]), keyParam));
       const value = complete(doc, schema, form.snake, { params, keyField, id, nowMs: ctx.nowMs, uri: `${req.path}/${id}.json` });
       return fallback.handle(asJson(req, { ...value, id }), name, c, ctx);

@@ -90,6 +90,7 @@ export function fieldsUsed(templates: readonly string[], name: string): string[]
  * a string, or a table with every field its templates use.
  */
 export function placeholderCredential(endpoint: EndpointEntry, value = 'toolbench-capture-only'): TemplateValue {
+  if (endpoint.capture_credential !== undefined) return endpoint.capture_credential;
   const fields = fieldsUsed(Object.values(endpointTemplates(endpoint)), 'credential');
   return fields && fields.length > 0 ? Object.fromEntries(fields.map((field) => [field, value])) : value;
 }

@@ -66,6 +66,12 @@ export const EndpointEntrySchema = z.object({
   reach: ReachSchema,
   /** Port of this endpoint's Streamable HTTP bridge. */
   bridge_port: z.number().int().min(1).max(65535),
+  /**
+   * The credential to start it with when no scenario gives one (`catalog capture`), for servers
+   * that refuse a malformed one before listing their tools (Twilio checks its SIDs' shape); a
+   * string or a table, as a scenario's. Default: `toolbench-capture-only` in every field.
+   */
+  capture_credential: z.union([z.string(), z.record(z.string())]).optional(),
 }).strict();
 export type EndpointEntry = z.infer<typeof EndpointEntrySchema>;
 

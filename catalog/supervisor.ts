@@ -95,7 +95,8 @@ export class RunningEndpoint {
     try {
       env = endpointEnvironment(options);
       const installed = endpoint.package ? findInstalledPackage(endpoint.package) : null;
-      const vars = { node: process.execPath, bin: installed?.bin ?? undefined, package_dir: installed?.dir, toolbench_root: TOOLBENCH_ROOT };
+      // Arguments may carry the credential too (Twilio's server takes it only as a positional `AC…/SK…:secret`).
+      const vars = { node: process.execPath, bin: installed?.bin ?? undefined, package_dir: installed?.dir, toolbench_root: TOOLBENCH_ROOT, credential: options.credential };
       command = renderTemplate(endpoint.command, vars, `endpoints.${endpoint.id}.command`);
       args = endpoint.args.map((arg, i) => renderTemplate(arg, vars, `endpoints.${endpoint.id}.args[${i}]`));
     } catch (error) {

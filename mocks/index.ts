@@ -5,6 +5,7 @@ import { slackService } from './slack/index.js';
 import { stripeService } from './stripe/index.js';
 import { zendeskService } from './zendesk/index.js';
 import { shopifyService } from './shopify/index.js';
+import { twilioService } from './twilio/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -14,4 +15,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [stripeService.id, stripeService],
   [zendeskService.id, zendeskService],
   [shopifyService.id, shopifyService],
+  [twilioService.id, twilioService],
 ]);

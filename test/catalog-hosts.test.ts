@@ -126,6 +126,9 @@ test('credential tables: {{credential.field}} in env templates; a missing field 
   t.deepEqual(placeholderProblems({ 'endpoints.aws.env.A': '{{credential.key_id}}', 'endpoints.aws.env.B': '{{credential.region}}' }, 'credential', { key_id: 'a' }),
     ['endpoints.aws.env.B: {{credential.region}}: the credential has no field region (it has key_id)']);
   t.deepEqual(placeholderCredential(aws), { key_id: 'toolbench-capture-only', secret: 'toolbench-capture-only' });
+  // A server that checks its credential's shape before listing tools names its own stand-in (Twilio's SIDs).
+  const twilio = loadCatalog().catalog.endpoints.find((e) => e.id === 'twilio')!;
+  t.deepEqual(placeholderCredential(twilio), { account_sid: 'AC00000000000000000000000000000000', api_key: 'SK00000000000000000000000000000000', api_secret: 'toolbench-capture-only' });
   // Empty tables and bad field names are refused by the scenario schema.
   t.false(ScenarioManifestSchema.safeParse({ id: 'x/y', group: 'cloud', services: ['aws'], epoch: '2025-01-01T00:00:00Z', credentials: { aws: {} } }).success);
   t.false(ScenarioManifestSchema.safeParse({ id: 'x/y', group: 'cloud', services: ['aws'], epoch: '2025-01-01T00:00:00Z', credentials: { aws: { 'key-id': 'a' } } }).success);

@@ -81,11 +81,21 @@ export const TokenSchema = z.object({
   scopes: z.array(z.string().regex(/^[a-z.:_-]+$/)).min(1),
 }).strict();
 
+/** Where a person has read a channel up to (conversations.mark; conversations.info's `last_read`). */
+export const ReadSchema = z.object({
+  /** User ID or name. */
+  user: z.string().min(1),
+  /** Channel ID or name. */
+  channel: z.string().min(1),
+  last_read: Ts,
+}).strict();
+
 export const SlackDatasetSchema = z.object({
   team: TeamSchema.default({}),
   users: z.array(UserSchema).default([]),
   channels: z.array(ChannelSchema).default([]),
   messages: z.array(MessageSchema).default([]),
   tokens: z.array(TokenSchema).default([]),
+  reads: z.array(ReadSchema).default([]),
 }).strict();
 export type SlackDataset = z.infer<typeof SlackDatasetSchema>;

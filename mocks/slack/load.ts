@@ -2,7 +2,7 @@ import { ToolbenchError } from '../core/errors.js';
 import type { LoadContext } from '../core/service.js';
 import { slackStyleId } from '../kit/ids.js';
 import type { SlackDataset } from './dataset.js';
-import { messageKey, slackDb, slackTs, type MessageDoc, type SlackDb } from './model.js';
+import { messageKey, readKey, slackDb, slackTs, type MessageDoc, type SlackDb } from './model.js';
 
 function datasetError(where: string, message: string): ToolbenchError {
   return new ToolbenchError('TB_ERR_DATASET', `slack dataset, ${where}: ${message}`);
@@ -90,6 +90,12 @@ export function loadSlack(data: SlackDataset, ctx: LoadContext): void {
       edited: message.edited ? { user, ts: slackTs(Date.parse(message.edited), 0) } : null,
     };
     db.messages.put(messageKey(channel, ts), doc);
+  });
+
+  data.reads.forEach((read, i) => {
+    const user = userRef(read.user, `reads[${i}].user`);
+    const channel = channelRef(read.channel, `reads[${i}].channel`);
+    db.reads.put(readKey(user, channel), { user, channel, last_read: read.last_read });
   });
 
   data.tokens.forEach((token, i) => {

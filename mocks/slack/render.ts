@@ -152,7 +152,10 @@ export function renderMessage(db: SlackDb, message: MessageDoc, team: TeamDoc): 
     }
   }
   out.team = team.id;
-  if (message.block_id !== null) {
+  if (message.blocks) {
+    // The blocks as posted, each with a block ID (Slack assigns the missing ones).
+    out.blocks = message.blocks.map((block, i) => ({ ...block, block_id: block.block_id ?? (i === 0 ? message.block_id : `${message.block_id}${i}`) }));
+  } else if (message.block_id !== null) {
     out.blocks = [{ type: 'rich_text', block_id: message.block_id, elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: message.text }] }] }];
   }
   if (message.thread_ts !== null) {

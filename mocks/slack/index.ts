@@ -4,6 +4,7 @@ import { slackError, slackErrorStyle, slackRateLimited } from '../kit/envelopes/
 import type { ServiceError } from '../kit/errors.js';
 import { channelOperations } from './channels.js';
 import { clientOperations } from './client.js';
+import { fileOperations } from './files.js';
 import { readOperations } from './reads.js';
 import { searchOperations } from './search.js';
 import { conversationOperations } from './conversations.js';
@@ -26,7 +27,7 @@ export const slackService = defineService<SlackDataset, SlackCtx>({
   dataset: SlackDatasetSchema,
   load: loadSlack,
   context: slackContext,
-  operations: [...userOperations, ...conversationOperations, ...channelOperations, ...messageOperations, ...pinOperations, ...reminderOperations, ...clientOperations, ...searchOperations, ...readOperations],
+  operations: [...userOperations, ...conversationOperations, ...channelOperations, ...messageOperations, ...pinOperations, ...reminderOperations, ...clientOperations, ...searchOperations, ...readOperations, ...fileOperations],
   // Every other method of Slack's description, in the description's shape (mocks/slack/spec.ts).
   fallback: slackSpecFallback,
   // Slack answers a method by GET or POST alike; its operations are declared once, as POST.

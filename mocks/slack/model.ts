@@ -76,6 +76,26 @@ export interface MessageDoc {
   edited: { user: string; ts: string } | null;
   /** Block Kit blocks the message was posted with (only then). */
   blocks?: Record<string, unknown>[];
+  /** IDs of the files shared with it (only when there are some). */
+  files?: string[];
+}
+
+/** A file shared in a channel, keyed by its `F…` ID. */
+export interface FileDoc {
+  id: string;
+  name: string;
+  title: string;
+  mimetype: string;
+  filetype: string;
+  user: string;
+  channel: string;
+  /** The message that shared it. */
+  ts: string;
+  /** Seconds. */
+  created: number;
+  size: number;
+  /** The bytes, base64. */
+  content_base64: string;
 }
 
 /** A pinned message, keyed `<channel>/<ts>` like the message. */
@@ -122,6 +142,7 @@ export interface SlackDb {
   pins: Collection<PinDoc>;
   reminders: Collection<ReminderDoc>;
   reads: Collection<ReadDoc>;
+  files: Collection<FileDoc>;
 }
 
 export function slackDb(store: DocumentStore): SlackDb {
@@ -134,6 +155,7 @@ export function slackDb(store: DocumentStore): SlackDb {
     pins: store.collection<PinDoc>('pins'),
     reminders: store.collection<ReminderDoc>('reminders'),
     reads: store.collection<ReadDoc>('reads'),
+    files: store.collection<FileDoc>('files'),
   };
 }
 

@@ -1,3 +1,4 @@
+import { renderFile } from './files.js';
 import type { ChannelDoc, MessageDoc, SlackDb, TeamDoc, UserDoc } from './model.js';
 
 /** Documents as the Web API shows them (objs_conversation, objs_message, objs_user, profiles). */
@@ -176,5 +177,7 @@ export function renderMessage(db: SlackDb, message: MessageDoc, team: TeamDoc): 
   if (message.reactions.length) {
     out.reactions = message.reactions.map((r) => ({ name: r.name, users: [...r.users], count: r.users.length }));
   }
+  const files = (message.files ?? []).flatMap((id) => db.files.get(id) ?? []);
+  if (files.length) out.files = files.map((file) => renderFile(db, file, team));
   return out;
 }

@@ -3,46 +3,26 @@ import { slackOk } from '../kit/envelopes/slack.js';
 import type { Operation } from '../kit/operation.js';
 import { method, type SlackCtx } from './method.js';
 import type { ChannelDoc, UserDoc } from './model.js';
-import { renderProfile, renderUser } from './render.js';
+import { renderChannel, renderProfile, renderUser } from './render.js';
 
 /**
  * The web client's own methods (`client.*`, undocumented), as slack-mcp-server's edge client
  * calls them on `https://<team>.slack.com/api/`: client.userBoot at startup (its server exits
- * unless it answers), users.prefs.get for conversations_unreads. The shapes follow that client's Go structs (pkg/provider/edge in
- * korotovsky/slack-mcp-server); there are no DMs in the model, so `ims` is empty.
+ * unless it answers), users.prefs.get for conversations_unreads. The shapes follow that
+ * client's Go structs (pkg/provider/edge in korotovsky/slack-mcp-server); there are no DMs in
+ * the model, so `ims` is empty.
  */
 
-/** A channel as client.userBoot lists it for its caller (the web client's boot channel). */
+/** A channel as client.userBoot lists it for its caller: the API's channel plus the web client's fields and its members. */
 function bootChannel(channel: ChannelDoc, viewer: string): Record<string, unknown> {
   return {
-    id: channel.id,
-    name: channel.name,
-    is_channel: !channel.is_private,
-    is_group: channel.is_private,
-    is_im: false,
-    is_mpim: false,
-    is_private: channel.is_private,
-    created: channel.created,
-    is_archived: channel.is_archived,
-    is_general: channel.is_general,
-    unlinked: 0,
-    name_normalized: channel.name,
-    is_shared: false,
+    ...renderChannel(channel, viewer, { numMembers: false }),
     is_frozen: false,
-    is_org_shared: false,
-    is_pending_ext_shared: false,
-    pending_shared: [],
     context_team_id: '',
     updated: channel.created * 1000,
     parent_conversation: null,
-    creator: channel.creator,
-    is_ext_shared: false,
     shared_team_ids: [],
     pending_connected_team_ids: [],
-    topic: { ...channel.topic },
-    purpose: { ...channel.purpose },
-    previous_names: [...channel.previous_names],
-    is_member: channel.members.includes(viewer),
     members: [...channel.members],
   };
 }

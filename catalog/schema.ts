@@ -31,6 +31,13 @@ export const ServiceEntrySchema = z.object({
   /** Plain-HTTP port of `toolbench world --ports catalog`. */
   port: z.number().int().min(1).max(65535),
   auth: AuthSchemeSchema,
+  /**
+   * The credential its endpoints act with in a world that loads the service's baseline dataset
+   * (a capture, a scenario that does not name the service): one of the baseline's tokens, as a
+   * scenario would give it. Without it they get placeholders, which a server that logs in at
+   * startup refuses.
+   */
+  baseline_credential: z.union([z.string().min(1), z.record(z.string().min(1))]).optional(),
 }).strict();
 export type ServiceEntry = z.infer<typeof ServiceEntrySchema>;
 
@@ -72,6 +79,11 @@ export const EndpointEntrySchema = z.object({
    * string or a table, as a scenario's. Default: `toolbench-capture-only` in every field.
    */
   capture_credential: z.union([z.string(), z.record(z.string())]).optional(),
+  /**
+   * Started only for scenarios that name it in their `endpoints` (a second server of a service
+   * whose scenarios were written for the first, and whose credentials they do not give).
+   */
+  opt_in: z.boolean().default(false),
 }).strict();
 export type EndpointEntry = z.infer<typeof EndpointEntrySchema>;
 

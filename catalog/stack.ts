@@ -12,7 +12,7 @@ import { serveProxyForWorld, type ServedProxy } from '../proxy/for-world.js';
 import { PRELOAD_PATH } from '../proxy/preload-path.js';
 import { serveWorld, type ServedWorld } from '../proxy/serve.js';
 import type { Listening } from '../proxy/service-listener.js';
-import { placeholderCredential } from './env-template.js';
+import { baselineCredential, scenarioEndpoints } from './scenario-endpoints.js';
 import type { EndpointEntry } from './schema.js';
 import type { RunningEndpoint } from './supervisor.js';
 
@@ -130,7 +130,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         import('./bridge.js'), import('./mcp-log.js'), import('./supervisor.js'),
       ]);
       const mcpLog = new McpLog(world.journal, () => world.clock.current);
-      const wanted = catalog.catalog.endpoints.filter((entry) => options.endpoints === 'all' || manifest.services.includes(entry.service));
+      const wanted = options.endpoints === 'all' ? catalog.catalog.endpoints : scenarioEndpoints(manifest, catalog.catalog);
       if (options.logDir) mkdirSync(options.logDir, { recursive: true });
       // One after another: their startup requests then come in a fixed order.
       for (const entry of wanted) {
@@ -138,7 +138,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         closers.push(() => new Promise<void>((done) => stderr.end(done)));
         const running = await RunningEndpoint.start({
           endpoint: entry,
-          credential: manifest.credentials[entry.service] ?? (options.endpoints === 'all' ? placeholderCredential(entry) : undefined),
+          credential: manifest.credentials[entry.service] ?? (options.endpoints === 'all' ? baselineCredential(catalog.catalog, entry) : undefined),
           tracker,
           mcpLog,
           stderr,

@@ -68,6 +68,9 @@ export async function sweepTools(options: SweepOptions): Promise<SweepResult> {
     const planned: { endpoint: string; url: string; snapshot: ToolSnapshot }[] = [];
     const unsnapshotted: string[] = [];
     for (const entry of endpoints) {
+      if (!stack.endpoints.has(entry.id)) {
+        throw new ToolbenchError('TB_ERR_USAGE', `sweep of ${service}: scenario ${profile.scenario} does not start endpoint ${entry.id} (opt_in: name it in the scenario's endpoints)`);
+      }
       const snapshot = snapshots.get(entry.id);
       if (!snapshot) unsnapshotted.push(entry.id);
       else planned.push({ endpoint: entry.id, url: stack.addresses().mcp[entry.id]!, snapshot });

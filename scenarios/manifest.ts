@@ -34,6 +34,11 @@ export const ScenarioManifestSchema = z.object({
    * `{{credential.key_id}}`).
    */
   credentials: z.record(CredentialSchema).default({}),
+  /**
+   * The MCP endpoints to start, by catalog id, each serving one of `services`. Default: every
+   * endpoint of those services except the catalog's `opt_in` ones.
+   */
+  endpoints: z.array(z.string().min(1)).min(1).optional(),
   expect: ExpectSchema.default({}),
   /** A trial fails when any API call bypassed MCP (`mcp_bypass > 0`), as with `record --strict`. */
   strict: z.boolean().default(false),

@@ -4,6 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import { stringify } from 'smol-toml';
 import { loadCatalog, type LoadedCatalog } from '../catalog/load.js';
 import { TOOLBENCH_ROOT } from '../catalog/paths.js';
+import { scenarioEndpoints } from '../catalog/scenario-endpoints.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import { TOOLBENCH_VERSION } from '../mocks/version.js';
 import { loadScenarioManifest, type ScenarioManifest } from './manifest.js';
@@ -38,7 +39,7 @@ export function taskName(manifest: ScenarioManifest): string {
 }
 
 function endpointUrls(manifest: ScenarioManifest, catalog: LoadedCatalog): Record<string, string> {
-  return Object.fromEntries(catalog.catalog.endpoints.filter((e) => manifest.services.includes(e.service))
+  return Object.fromEntries(scenarioEndpoints(manifest, catalog.catalog)
     .map((e) => [e.id, `http://${WORLD}:${e.bridge_port}/mcp`]));
 }
 
@@ -77,7 +78,7 @@ export function taskToml(manifest: ScenarioManifest, catalog: LoadedCatalog): st
 
 /** `environment/docker-compose.yaml` (JSON, which is YAML): Harbor's `main` beside the world. */
 export function composeFile(manifest: ScenarioManifest, catalog: LoadedCatalog): string {
-  const ports = [ADMIN_PORT, PROXY_PORT, ...catalog.catalog.endpoints.filter((e) => manifest.services.includes(e.service)).map((e) => e.bridge_port)];
+  const ports = [ADMIN_PORT, PROXY_PORT, ...scenarioEndpoints(manifest, catalog.catalog).map((e) => e.bridge_port)];
   const compose = {
     services: {
       main: {

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { endpointTemplates, placeholderProblems } from '../catalog/env-template.js';
 import { loadCatalog, type LoadedCatalog } from '../catalog/load.js';
+import { endpointChoiceProblems, scenarioEndpoints } from '../catalog/scenario-endpoints.js';
 import { DEFAULT_SNAPSHOT_DIR, readSnapshots } from '../catalog/snapshots.js';
 import { prepareWorld } from './world.js';
 import { isToolbenchError } from '../mocks/core/errors.js';
@@ -64,7 +65,8 @@ export function checkScenario(dir: string, catalog: LoadedCatalog = loadCatalog(
     else if (tools.has(call.endpoint) && !tools.get(call.endpoint)!.has(call.tool)) problems.push(`${manifestPath}: field oracle.calls[${i}].tool: ${call.endpoint} has no tool "${call.tool}"`);
   });
   // Each endpoint's templates take the scenario's credential as it is written (string or table).
-  for (const endpoint of catalog.catalog.endpoints.filter((e) => manifest.services.includes(e.service))) {
+  for (const problem of endpointChoiceProblems(manifest, catalog.catalog)) problems.push(`${manifestPath}: ${problem}`);
+  for (const endpoint of scenarioEndpoints(manifest, catalog.catalog)) {
     for (const problem of placeholderProblems(endpointTemplates(endpoint), 'credential', manifest.credentials[endpoint.service])) {
       problems.push(`${manifestPath}: field credentials.${endpoint.service}: catalog ${problem}`);
     }

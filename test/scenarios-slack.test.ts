@@ -10,7 +10,8 @@ import { scenarioSuite } from './helpers/scenario-suite.js';
 // oracle 1 with R_b 0 through the real servers, replay identical (test/helpers/scenario-suite.ts).
 // The Slack credential is a table: one of the dataset's bot tokens and the dataset's workspace.
 
-const all = findScenarios(join('scenarios', 'collab')).filter((dir) => loadScenarioManifest(dir).services.includes('slack'));
+// The slack-go endpoint's scenarios (collab/slack-go/) have their own file, test/scenarios-slack-go.test.ts.
+const all = findScenarios(join('scenarios', 'collab')).filter((dir) => !dir.includes('/slack-go/') && loadScenarioManifest(dir).services.includes('slack'));
 const slackOnly = all.filter((dir) => dir.includes('/slack/'));
 const cross = all.filter((dir) => dir.includes('/cross/'));
 

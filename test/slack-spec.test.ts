@@ -78,6 +78,8 @@ test('every method of the description answers ok:true in its success schema, nam
     'conversations.history': () => ({ channel: 'C01EXENGIN' }), 'conversations.info': () => ({ channel: 'C01EXENGIN' }),
     'conversations.join': () => ({ channel: 'C01EXENGIN' }), 'conversations.members': () => ({ channel: 'C01EXENGIN' }),
     'users.info': () => ({ user: 'U01EXAMPL01' }),
+    'conversations.mark': () => ({ channel: 'C01EXENGIN', ts: '1706781600.000002' }), 'search.messages': () => ({ query: 'deploy' }),
+    'files.info': () => ({ file: 'F01EXFILE01' }),
     // Channel management on a channel of its own (created first, alphabetically).
     'conversations.rename': () => ({ channel: sweep(), name: 'spec-sweep-renamed' }),
     'conversations.setTopic': () => ({ channel: sweep(), topic: 'Topic' }), 'conversations.setPurpose': () => ({ channel: sweep(), purpose: 'Purpose' }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { slackError, slackOk, slackResponseMetadata } from '../kit/envelopes/slack.js';
 import type { Operation } from '../kit/operation.js';
 import { arg, method, slackPage as page, type SlackCtx } from './method.js';
-import type { ChannelDoc, MessageDoc, UserDoc } from './model.js';
+import { lastReadOf, type ChannelDoc, type MessageDoc, type UserDoc } from './model.js';
 import { compareTs, renderChannel, renderMessage, repliesOf } from './render.js';
 
 /** conversations.*: list, info, history, replies, members, join; and users.conversations. */
@@ -60,7 +60,8 @@ const info = method('conversations.info', {
   needs: (args, c) => [channelScope(c, args.channel, 'read')],
 }, ({ args, caller, c }) => {
   const channel = visibleChannel(c, caller, args.channel);
-  return slackOk({ channel: renderChannel(channel, caller.id, { numMembers: args.include_num_members }) });
+  const lastRead = lastReadOf(c.db, caller.id, channel.id);
+  return slackOk({ channel: { ...renderChannel(channel, caller.id, { numMembers: args.include_num_members }), ...(lastRead ? { last_read: lastRead } : {}) } });
 });
 
 const HistoryArgs = z.object({
@@ -147,7 +148,8 @@ const members = method('conversations.members', {
 const join = method('conversations.join', {
   args: z.object({ channel: arg.id() }),
   accepted: ['channels:join', 'channels:write'],
-  needs: () => ['channels:join'],
+  // A bot joins with channels:join; a person's token (xoxp) with channels:write.
+  needs: (_args, c) => (c.grant?.scopes.includes('channels:write') ? ['channels:write'] : ['channels:join']),
 }, ({ args, caller, c }) => {
   const channel = visibleChannel(c, caller, args.channel);
   if (channel.is_private) throw slackError('method_not_supported_for_channel_type');

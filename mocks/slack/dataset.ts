@@ -59,6 +59,19 @@ export const ReactionSchema = z.object({
   users: z.array(z.string().min(1)).min(1),
 }).strict();
 
+/** A file shared with a message (files.info; its content is what a download answers). */
+export const FileSchema = z.object({
+  id: SlackId('F').optional(),
+  name: z.string().min(1),
+  title: z.string().optional(),
+  mimetype: z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/, 'must be a MIME type such as text/plain').default('text/plain'),
+  /** Slack's short file type (`text`, `csv`, `markdown`, `pdf`); default from the name's extension. */
+  filetype: z.string().optional(),
+  /** The file's content, as text (base64 when `encoding` is base64). */
+  content: z.string(),
+  encoding: z.enum(['utf8', 'base64']).default('utf8'),
+}).strict();
+
 export const MessageSchema = z.object({
   /** Channel ID or name. */
   channel: z.string().min(1),
@@ -72,6 +85,8 @@ export const MessageSchema = z.object({
   reply_broadcast: z.boolean().default(false),
   reactions: z.array(ReactionSchema).default([]),
   edited: Iso.optional(),
+  /** Files shared with the message. */
+  files: z.array(FileSchema).optional(),
 }).strict().refine((m) => (m.ts === undefined) !== (m.at === undefined), { message: 'give exactly one of ts and at' });
 
 export const TokenSchema = z.object({
@@ -81,11 +96,21 @@ export const TokenSchema = z.object({
   scopes: z.array(z.string().regex(/^[a-z.:_-]+$/)).min(1),
 }).strict();
 
+/** Where a person has read a channel up to (conversations.mark; conversations.info's `last_read`). */
+export const ReadSchema = z.object({
+  /** User ID or name. */
+  user: z.string().min(1),
+  /** Channel ID or name. */
+  channel: z.string().min(1),
+  last_read: Ts,
+}).strict();
+
 export const SlackDatasetSchema = z.object({
   team: TeamSchema.default({}),
   users: z.array(UserSchema).default([]),
   channels: z.array(ChannelSchema).default([]),
   messages: z.array(MessageSchema).default([]),
   tokens: z.array(TokenSchema).default([]),
+  reads: z.array(ReadSchema).default([]),
 }).strict();
 export type SlackDataset = z.infer<typeof SlackDatasetSchema>;

@@ -3,6 +3,10 @@ import { defineService } from '../kit/define.js';
 import { slackError, slackErrorStyle, slackRateLimited } from '../kit/envelopes/slack.js';
 import type { ServiceError } from '../kit/errors.js';
 import { channelOperations } from './channels.js';
+import { clientOperations } from './client.js';
+import { fileOperations } from './files.js';
+import { readOperations } from './reads.js';
+import { searchOperations } from './search.js';
 import { conversationOperations } from './conversations.js';
 import { SlackDatasetSchema, type SlackDataset } from './dataset.js';
 import { loadSlack } from './load.js';
@@ -19,11 +23,11 @@ import { userOperations } from './users.js';
  */
 export const slackService = defineService<SlackDataset, SlackCtx>({
   id: 'slack',
-  version: '3',
+  version: '4',
   dataset: SlackDatasetSchema,
   load: loadSlack,
   context: slackContext,
-  operations: [...userOperations, ...conversationOperations, ...channelOperations, ...messageOperations, ...pinOperations, ...reminderOperations],
+  operations: [...userOperations, ...conversationOperations, ...channelOperations, ...messageOperations, ...pinOperations, ...reminderOperations, ...clientOperations, ...searchOperations, ...readOperations, ...fileOperations],
   // Every other method of Slack's description, in the description's shape (mocks/slack/spec.ts).
   fallback: slackSpecFallback,
   // Slack answers a method by GET or POST alike; its operations are declared once, as POST.

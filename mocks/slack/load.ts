@@ -2,13 +2,19 @@ import { ToolbenchError } from '../core/errors.js';
 import type { LoadContext } from '../core/service.js';
 import { slackStyleId } from '../kit/ids.js';
 import type { SlackDataset } from './dataset.js';
-import { messageKey, slackDb, slackTs, type MessageDoc, type SlackDb } from './model.js';
+import { messageKey, readKey, slackDb, slackTs, type MessageDoc, type SlackDb } from './model.js';
 
 function datasetError(where: string, message: string): ToolbenchError {
   return new ToolbenchError('TB_ERR_DATASET', `slack dataset, ${where}: ${message}`);
 }
 
 const seconds = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
+
+/** Slack's short file type from a name's extension (`notes.md` → `markdown`). */
+function fileType(name: string): string {
+  const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
+  return ({ md: 'markdown', txt: 'text', yml: 'yaml', '': 'binary' } as Record<string, string>)[ext] ?? ext;
+}
 
 /** Loads a workspace into the store: IDs seeded where the file leaves them out, references resolved. */
 export function loadSlack(data: SlackDataset, ctx: LoadContext): void {
@@ -89,7 +95,25 @@ export function loadSlack(data: SlackDataset, ctx: LoadContext): void {
       bot_id: author.bot_id, app_id: author.app_id, block_id: null,
       edited: message.edited ? { user, ts: slackTs(Date.parse(message.edited), 0) } : null,
     };
+    if (message.files?.length) {
+      doc.files = message.files.map((file, j) => {
+        const id = file.id ?? slackStyleId(ctx, 'F', 'file');
+        if (db.files.has(id)) throw datasetError(`${where}.files[${j}].id`, `${id} is used twice`);
+        const data = file.encoding === 'base64' ? Buffer.from(file.content, 'base64') : Buffer.from(file.content, 'utf8');
+        db.files.put(id, {
+          id, name: file.name, title: file.title ?? file.name, mimetype: file.mimetype, filetype: file.filetype ?? fileType(file.name),
+          user, channel, ts, created: Number(ts.split('.')[0]), size: data.length, content_base64: data.toString('base64'),
+        });
+        return id;
+      });
+    }
     db.messages.put(messageKey(channel, ts), doc);
+  });
+
+  data.reads.forEach((read, i) => {
+    const user = userRef(read.user, `reads[${i}].user`);
+    const channel = channelRef(read.channel, `reads[${i}].channel`);
+    db.reads.put(readKey(user, channel), { user, channel, last_read: read.last_read });
   });
 
   data.tokens.forEach((token, i) => {

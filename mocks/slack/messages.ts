@@ -4,6 +4,7 @@ import type { Operation } from '../kit/operation.js';
 import { visibleChannel } from './conversations.js';
 import { arg, method, type SlackCtx } from './method.js';
 import { messageKey, slackTs, type MessageDoc, type UserDoc } from './model.js';
+import { blocksText, parseBlocks } from './blocks.js';
 import { renderMessage } from './render.js';
 
 /** chat.postMessage (a message or a thread reply), chat.update, reactions.add/remove/get. */
@@ -36,8 +37,10 @@ const postMessage = method('chat.postMessage', {
   const channel = visibleChannel(c, caller, args.channel, true);
   if (!channel.members.includes(caller.id) && !(grant.scopes.includes('chat:write.public') && !channel.is_private)) throw slackError('not_in_channel');
   if (channel.is_archived) throw slackError('is_archived');
-  const text = args.text ?? '';
-  if (text.trim() === '' && args.blocks === undefined && args.attachments === undefined) throw slackError('no_text');
+  const blocks = parseBlocks(args.blocks);
+  if (args.blocks !== undefined && args.blocks !== '' && blocks === null) throw slackError('invalid_blocks');
+  const text = (args.text ?? '').trim() === '' && blocks ? blocksText(blocks) : args.text ?? '';
+  if (text.trim() === '' && blocks === null && args.attachments === undefined) throw slackError('no_text');
   if (text.length > MAX_TEXT) throw slackError('msg_too_long');
   let thread: string | null = null;
   if (args.thread_ts !== undefined && args.thread_ts !== '') {
@@ -53,6 +56,7 @@ const postMessage = method('chat.postMessage', {
     channel: channel.id, ts, user: caller.id, text, thread_ts: thread, reply_broadcast: thread !== null && args.reply_broadcast,
     reactions: [], bot_id: caller.bot_id, app_id: caller.app_id,
     block_id: c.ctx.ids.opaqueBase64('block', c.ctx.seq, 5), edited: null,
+    ...(blocks ? { blocks } : {}),
   };
   c.db.messages.put(messageKey(channel.id, ts), message);
   return slackOk({ channel: channel.id, ts, message: renderMessage(c.db, message, c.team) });

@@ -74,6 +74,28 @@ export interface MessageDoc {
   /** `rich_text` block ID (seeded), for messages posted through the API. */
   block_id: string | null;
   edited: { user: string; ts: string } | null;
+  /** Block Kit blocks the message was posted with (only then). */
+  blocks?: Record<string, unknown>[];
+  /** IDs of the files shared with it (only when there are some). */
+  files?: string[];
+}
+
+/** A file shared in a channel, keyed by its `F…` ID. */
+export interface FileDoc {
+  id: string;
+  name: string;
+  title: string;
+  mimetype: string;
+  filetype: string;
+  user: string;
+  channel: string;
+  /** The message that shared it. */
+  ts: string;
+  /** Seconds. */
+  created: number;
+  size: number;
+  /** The bytes, base64. */
+  content_base64: string;
 }
 
 /** A pinned message, keyed `<channel>/<ts>` like the message. */
@@ -98,6 +120,13 @@ export interface ReminderDoc {
   complete_ts: number;
 }
 
+/** How far a person has read a channel, keyed `<user>/<channel>`. */
+export interface ReadDoc {
+  user: string;
+  channel: string;
+  last_read: string;
+}
+
 export interface TokenDoc {
   token: string;
   user: string;
@@ -112,6 +141,8 @@ export interface SlackDb {
   tokens: Collection<TokenDoc>;
   pins: Collection<PinDoc>;
   reminders: Collection<ReminderDoc>;
+  reads: Collection<ReadDoc>;
+  files: Collection<FileDoc>;
 }
 
 export function slackDb(store: DocumentStore): SlackDb {
@@ -123,10 +154,19 @@ export function slackDb(store: DocumentStore): SlackDb {
     tokens: store.collection<TokenDoc>('tokens'),
     pins: store.collection<PinDoc>('pins'),
     reminders: store.collection<ReminderDoc>('reminders'),
+    reads: store.collection<ReadDoc>('reads'),
+    files: store.collection<FileDoc>('files'),
   };
 }
 
 export const messageKey = (channel: string, ts: string): string => `${channel}/${ts}`;
+
+export const readKey = (user: string, channel: string): string => `${user}/${channel}`;
+
+/** A person's read marker in a channel (conversations.mark), if there is one. */
+export function lastReadOf(db: SlackDb, user: string, channel: string): string | undefined {
+  return db.reads.get(readKey(user, channel))?.last_read;
+}
 
 /** The workspace (there is exactly one). */
 export function teamOf(db: SlackDb): TeamDoc {

@@ -1,3 +1,4 @@
+import { renderFile } from './files.js';
 import type { ChannelDoc, MessageDoc, SlackDb, TeamDoc, UserDoc } from './model.js';
 
 /** Documents as the Web API shows them (objs_conversation, objs_message, objs_user, profiles). */
@@ -152,7 +153,10 @@ export function renderMessage(db: SlackDb, message: MessageDoc, team: TeamDoc): 
     }
   }
   out.team = team.id;
-  if (message.block_id !== null) {
+  if (message.blocks) {
+    // The blocks as posted, each with a block ID (Slack assigns the missing ones).
+    out.blocks = message.blocks.map((block, i) => ({ ...block, block_id: block.block_id ?? (i === 0 ? message.block_id : `${message.block_id}${i}`) }));
+  } else if (message.block_id !== null) {
     out.blocks = [{ type: 'rich_text', block_id: message.block_id, elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: message.text }] }] }];
   }
   if (message.thread_ts !== null) {
@@ -173,5 +177,7 @@ export function renderMessage(db: SlackDb, message: MessageDoc, team: TeamDoc): 
   if (message.reactions.length) {
     out.reactions = message.reactions.map((r) => ({ name: r.name, users: [...r.users], count: r.users.length }));
   }
+  const files = (message.files ?? []).flatMap((id) => db.files.get(id) ?? []);
+  if (files.length) out.files = files.map((file) => renderFile(db, file, team));
   return out;
 }

@@ -28,6 +28,13 @@ export interface ScenarioSuite {
   credentialOk(world: World, credential: unknown): boolean;
   /** When given: every request the oracle's trial makes to the service is named by a handler, with one of these names. */
   operationNames?: readonly string[];
+  /** The endpoints whose tools the oracle calls (default: one per service, named after it). */
+  endpoints?: string[];
+  /**
+   * Which requests changed state (default: a successful non-GET but GraphQL queries). RPC APIs
+   * that read by POST (Slack, as slack-go calls it) name their reads by operation.
+   */
+  isWrite?: (entry: JournalEntry) => boolean;
 }
 
 /**
@@ -36,11 +43,11 @@ export interface ScenarioSuite {
  * (its solution replayed over MCP through the real server) scores 1 with no unintended change,
  * and the oracle's journal replays byte for byte. One world per trial, driven in process.
  */
-export function scenarioSuite({ service, services = [service], dirs, credentialOk, operationNames }: ScenarioSuite): Map<string, ScenarioManifest> {
+export function scenarioSuite({ service, services = [service], dirs, credentialOk, operationNames, endpoints = services, isWrite = isRestWrite }: ScenarioSuite): Map<string, ScenarioManifest> {
   const manifests = new Map(dirs.map((dir) => [dir, loadScenarioManifest(dir)]));
   const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
-  // By `endpoint/tool`: each service's endpoint is named after it in the catalog.
-  const argumentValidators = new Map(readSnapshots().filter((s) => services.includes(s.endpoint)).flatMap((snapshot) => snapshot.tools.map((tool) =>
+  // By `endpoint/tool`.
+  const argumentValidators = new Map(readSnapshots().filter((s) => endpoints.includes(s.endpoint)).flatMap((snapshot) => snapshot.tools.map((tool) =>
     [`${snapshot.endpoint}/${tool.name}`, ajv.compile({ ...(tool.inputSchema as object), additionalProperties: false })] as const)));
 
   for (const dir of dirs) {
@@ -157,7 +164,7 @@ export function scenarioSetSuite(label: string, service: string, manifests: Map<
 }
 
 /** A request that changed state: a successful non-GET, except GraphQL queries (which are POSTs too). */
-function isWrite(e: JournalEntry): boolean {
+function isRestWrite(e: JournalEntry): boolean {
   if (e.operation?.name.startsWith('Query.')) return false;
   return !['GET', 'HEAD', 'OPTIONS'].includes(e.method) && e.response.status < 300;
 }

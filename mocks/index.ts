@@ -1,5 +1,6 @@
 import type { ServiceDefinition } from './core/service.js';
 import { githubService } from './github/index.js';
+import { hubspotService } from './hubspot/index.js';
 import { linearService } from './linear/index.js';
 import { slackService } from './slack/index.js';
 import { stripeService } from './stripe/index.js';
@@ -14,4 +15,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [stripeService.id, stripeService],
   [zendeskService.id, zendeskService],
   [shopifyService.id, shopifyService],
+  [hubspotService.id, hubspotService],
 ]);

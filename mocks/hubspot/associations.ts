@@ -126,7 +126,7 @@ export const associationOperations: Operation<HubspotCtx>[] = [
         associate(c.db, from, input.from.id, to, input.to.id, []);
         results.push(...defaultSpecs(from, input.from.id, to, input.to.id));
       }
-      return batchAnswer(c, results, errors);
+      return batchAnswer(c, results, errors, 200);
     }, { input: { body: BatchDefault } }),
 
   operation<HubspotCtx, '/crm/v4/associations/:fromObjectType/:toObjectType/batch/archive', Record<string, string>, z.infer<typeof BatchArchive>>('associations.batch.archive',
@@ -144,7 +144,7 @@ export const associationOperations: Operation<HubspotCtx>[] = [
       requireLive(c, from, call.params.fromObjectId);
       requireLive(c, to, call.params.toObjectId);
       associate(c.db, from, call.params.fromObjectId, to, call.params.toObjectId, []);
-      return batchAnswer(c, defaultSpecs(from, call.params.fromObjectId, to, call.params.toObjectId), []);
+      return batchAnswer(c, defaultSpecs(from, call.params.fromObjectId, to, call.params.toObjectId), [], 200);
     }),
 
   operation<HubspotCtx, '/crm/v4/objects/:objectType/:objectId/associations/:toObjectType/:toObjectId', Record<string, string>, Spec[]>('associations.create',
@@ -153,7 +153,7 @@ export const associationOperations: Operation<HubspotCtx>[] = [
       const to = typeOrFail(c, call.params.toObjectType);
       requireLive(c, from, call.params.objectId);
       requireLive(c, to, call.params.toObjectId);
-      return ok(200, v4Result(from, to, associate(c.db, from, call.params.objectId, to, call.params.toObjectId, call.body)));
+      return ok(201, v4Result(from, to, associate(c.db, from, call.params.objectId, to, call.params.toObjectId, call.body)));
     }, { input: { body: z.array(SpecSchema) } }),
 
   operation<HubspotCtx, '/crm/v4/objects/:objectType/:objectId/associations/:toObjectType/:toObjectId'>('associations.archive',

@@ -144,3 +144,30 @@ test.serial('190 requests in ten seconds fill the window: the next is HubSpot\'s
   t.is(again.status, 200);
   t.is(again.headers.get('x-hubspot-ratelimit-remaining'), '189');
 });
+
+test.serial('a batch is all or nothing: one bad input creates no record and no association', async (t) => {
+  const before = Object.keys(world.state().hubspot!.deals!).length;
+  const batch = await call('POST', '/crm/v3/objects/deals/batch/create', { inputs: [
+    { properties: { dealname: 'Fine' }, associations: [{ to: { id: '2001' }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 5 }] }] },
+    { properties: { dealname: 'Bad link' }, associations: [{ to: { id: '424242' }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 3 }] }] },
+  ] });
+  t.is(batch.status, 400);
+  t.is(Object.keys(world.state().hubspot!.deals!).length, before);
+  const assoc = await call('POST', '/crm/v4/associations/contacts/companies/batch/create', { inputs: [
+    { from: { id: '120' }, to: { id: '2021' }, types: [] }, { from: { id: '121' }, to: { id: '2021' }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 5 }] },
+  ] });
+  t.is(assoc.status, 400);
+  t.false('contacts/120/companies/2021' in world.state().hubspot!.associations!);
+});
+
+test.serial('custom objects: the schema lists, and its records answer by name, fully qualified name and type ID', async (t) => {
+  const schemas = await call('GET', '/crm-object-schemas/v3/schemas');
+  t.like(schemas.json.results[0], { objectTypeId: '2-3508', name: 'cars', fullyQualifiedName: 'p24156789_cars' });
+  for (const name of ['cars', 'p24156789_cars', '2-3508']) {
+    const list = await call('GET', `/crm/v3/objects/${name}?properties=vin,model`);
+    t.deepEqual(list.json.results.map((r: { properties: { model: string } }) => r.properties.model), ['Accord', 'Model 3'], name);
+  }
+  const found = await search('2-3508', { filterGroups: [{ filters: [{ propertyName: 'year', operator: 'LT', value: '2020' }] }], properties: ['vin'] });
+  t.deepEqual(ids(found), ['8802']);
+  t.is((await call('POST', '/crm/v3/objects/cars', { properties: { vin: 'X', colour: 'red' } })).status, 400);
+});

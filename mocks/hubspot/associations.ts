@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { emptyResponse } from '../core/http.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
-import { associationKey, defaultType, typesBetween, v3Name } from './association-types.js';
+import { associationKey, defaultType, typesBetween, v3Name, type AssociationType } from './association-types.js';
 import { hubspotError, ok, unknownType, type HubspotCtx } from './context.js';
 import { resolveType, type AssociationDoc, type Db, type ObjectType } from './model.js';
 
@@ -20,15 +20,7 @@ const live = (d: Db, type: string, id: string) => { const r = d.records(type).ge
  * contact's primary company). Throws HubSpot's 400 for a type ID the pair does not have.
  */
 export function associate(d: Db, from: ObjectType, fromId: string, to: ObjectType, toId: string, specs: readonly Spec[]): AssociationDoc {
-  const known = typesBetween(from.name, to.name);
-  const chosen = specs.map((s) => {
-    const t = known.find((k) => k.typeId === s.associationTypeId && k.category === s.associationCategory);
-    if (!t) throw hubspotError(400, 'VALIDATION_ERROR', `${s.associationCategory}/${s.associationTypeId} is not a valid association type between ${from.name} and ${to.name}`);
-    return t;
-  });
-  const def = defaultType(from.name, to.name);
-  if (!def) throw hubspotError(400, 'VALIDATION_ERROR', `No association types exist between ${from.name} and ${to.name}`);
-  const all = [def, ...chosen];
+  const all = checkTypes(from, to, specs);
   const write = (fType: string, fId: string, tType: string, tId: string, ids: number[]) => {
     const key = associationKey(fType, fId, tType, tId);
     const old = d.associations.get(key)?.types ?? [];
@@ -38,6 +30,19 @@ export function associate(d: Db, from: ObjectType, fromId: string, to: ObjectTyp
   };
   write(to.name, toId, from.name, fromId, all.map((t) => t.inverse));
   return write(from.name, fromId, to.name, toId, all.map((t) => t.typeId));
+}
+
+/** The pair's default type and the given ones; HubSpot's 400 for a type the pair does not have. Writes nothing. */
+export function checkTypes(from: ObjectType, to: ObjectType, specs: readonly Spec[]): AssociationType[] {
+  const known = typesBetween(from.name, to.name);
+  const chosen = specs.map((s) => {
+    const t = known.find((k) => k.typeId === s.associationTypeId && k.category === s.associationCategory);
+    if (!t) throw hubspotError(400, 'VALIDATION_ERROR', `${s.associationCategory}/${s.associationTypeId} is not a valid association type between ${from.name} and ${to.name}`);
+    return t;
+  });
+  const def = defaultType(from.name, to.name);
+  if (!def) throw hubspotError(400, 'VALIDATION_ERROR', `No association types exist between ${from.name} and ${to.name}`);
+  return [def, ...chosen];
 }
 
 /** Removes the association both ways. */
@@ -99,6 +104,8 @@ export const associationOperations: Operation<HubspotCtx>[] = [
     rest('POST', '/crm/v4/associations/:fromObjectType/:toObjectType/batch/create'), (call, c) => {
       const from = typeOrFail(c, call.params.fromObjectType);
       const to = typeOrFail(c, call.params.toObjectType);
+      // Every input's types are checked before any is written: a bad type fails the batch.
+      for (const input of call.body.inputs) checkTypes(from, to, input.types);
       const results: unknown[] = [];
       const errors: unknown[] = [];
       for (const input of call.body.inputs) {
@@ -116,6 +123,7 @@ export const associationOperations: Operation<HubspotCtx>[] = [
     rest('POST', '/crm/v4/associations/:fromObjectType/:toObjectType/batch/associate/default'), (call, c) => {
       const from = typeOrFail(c, call.params.fromObjectType);
       const to = typeOrFail(c, call.params.toObjectType);
+      checkTypes(from, to, []);
       const results: unknown[] = [];
       const errors: unknown[] = [];
       for (const input of call.body.inputs) {

@@ -48,8 +48,13 @@ function render(c: HubspotCtx, type: ObjectType, record: CrmRecord, props: reado
   return associations ? { ...out, associations } : out;
 }
 
-/** Creates a record with its associations (`associations: [{to: {id}, types}]`, the target type found from the type ID). */
-function createWith(c: HubspotCtx, type: ObjectType, body: z.infer<typeof CreateBody>): CrmRecord {
+interface Planned { properties: Record<string, string>; targets: { to: ObjectType; id: string; types: z.infer<typeof AssociationInput>['types'] }[] }
+
+/**
+ * Checks a create (properties, unique email, associations: `[{to: {id}, types}]`, the target type
+ * found from the type ID) without writing anything, so a batch fails whole, as HubSpot's does.
+ */
+function plan(c: HubspotCtx, type: ObjectType, body: z.infer<typeof CreateBody>): Planned {
   const properties = checkProperties(c, type, body.properties);
   checkUniqueEmail(c, type, properties.email);
   const targets = body.associations.map((a) => {
@@ -61,8 +66,12 @@ function createWith(c: HubspotCtx, type: ObjectType, body: z.infer<typeof Create
     if (!target || target.archived) throw hubspotError(400, 'VALIDATION_ERROR', `No ${to.name} with ID ${a.to.id} exist`, { subCategory: 'crm.associations.INVALID_OBJECT_IDS' });
     return { to, id: a.to.id, types: a.types };
   });
-  const record = createRecord(c, type, properties);
-  for (const t of targets) associate(c.db, type, record.id, t.to, t.id, t.types);
+  return { properties, targets };
+}
+
+function create(c: HubspotCtx, type: ObjectType, planned: Planned): CrmRecord {
+  const record = createRecord(c, type, planned.properties);
+  for (const t of planned.targets) associate(c.db, type, record.id, t.to, t.id, t.types);
   return record;
 }
 
@@ -95,7 +104,7 @@ export const objectOperations: Operation<HubspotCtx>[] = [
 
   operation<HubspotCtx, '/crm/v3/objects/:objectType', Record<string, string>, z.infer<typeof CreateBody>>('objects.create', rest('POST', '/crm/v3/objects/:objectType'), (call, c) => {
     const type = typeOrFail(c, call.params.objectType);
-    const record = createWith(c, type, call.body);
+    const record = create(c, type, plan(c, type, call.body));
     return ok(201, render(c, type, record, Object.keys(record.properties)));
   }, { input: { body: CreateBody }, lazy: true }),
 
@@ -156,11 +165,11 @@ export const objectOperations: Operation<HubspotCtx>[] = [
   operation<HubspotCtx, '/crm/v3/objects/:objectType/batch/create', Record<string, string>, z.infer<typeof BatchCreate>>('objects.batch.create', rest('POST', '/crm/v3/objects/:objectType/batch/create'), (call, c) => {
     const type = typeOrFail(c, call.params.objectType);
     // HubSpot checks every input before it creates any: one bad input fails the batch.
-    call.body.inputs.forEach((input) => checkProperties(c, type, input.properties));
     const emails = call.body.inputs.map((i) => String(i.properties.email ?? '').toLowerCase()).filter(Boolean);
     const twice = emails.find((e, i) => emails.indexOf(e) !== i);
     if (type.name === 'contacts' && twice) throw hubspotError(400, 'VALIDATION_ERROR', `Duplicate email in batch: ${twice}`);
-    const records = call.body.inputs.map((input) => createWith(c, type, input));
+    const plans = call.body.inputs.map((input) => plan(c, type, input));
+    const records = plans.map((planned) => create(c, type, planned));
     return batchAnswer(c, records.map((r) => render(c, type, r, Object.keys(r.properties))), []);
   }, { input: { body: BatchCreate }, lazy: true }),
 

@@ -171,3 +171,10 @@ test.serial('custom objects: the schema lists, and its records answer by name, f
   t.deepEqual(ids(found), ['8802']);
   t.is((await call('POST', '/crm/v3/objects/cars', { properties: { vin: 'X', colour: 'red' } })).status, 400);
 });
+
+test.serial('the owner property lists the portal\'s owners as its options; an owner by user ID', async (t) => {
+  const owner = await call('GET', '/crm/v3/properties/deals/hubspot_owner_id');
+  t.deepEqual(owner.json.options.map((o: { label: string; value: string }) => `${o.value}:${o.label}`), ['81234001:Maria Lopez', '81234002:Tom Becker', '81234003:Aisha Khan', '81234004:Leo Martin', '81234005:Sofia Rossi']);
+  t.like((await call('GET', '/crm/v3/owners/71234003?idProperty=userId&archived=false')).json, { id: '81234003', email: 'aisha.khan@northwind-crm.example' });
+  t.is((await call('GET', '/crm/v3/owners/71234003')).status, 404);
+});

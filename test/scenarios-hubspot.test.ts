@@ -51,7 +51,7 @@ async function nearMiss(id: string, method: string, target: string, body: unknow
   }
 }
 
-test('near misses score 0: the look-alike deal, a duplicate contact, the other Jordan Blake, the other Marcus Okafor', async (t) => {
+test('near misses score 0: the look-alike deal, a duplicate contact, the other Jordan Blake, the other Marcus Okafor, the look-alike company and contact', async (t) => {
   const wrongDeal = await nearMiss('close-won-renewal', 'POST', '/crm/v3/objects/deals/batch/update', { inputs: [{ id: '603', properties: { dealstage: 'closedwon', amount: '48000' } }] });
   t.deepEqual(wrongDeal, { status: 200, reward: 0, forbidden: false, state: false });
   const lastYear = await nearMiss('close-won-renewal', 'POST', '/crm/v3/objects/deals/batch/update', { inputs: [{ id: '601', properties: { amount: '48000' } }] });
@@ -63,4 +63,9 @@ test('near misses score 0: the look-alike deal, a duplicate contact, the other J
   t.deepEqual(otherJordan, { status: 201, reward: 0, forbidden: false, state: false });
   const otherMarcus = await nearMiss('log-call-note', 'POST', '/engagements/v1/engagements', { engagement: { type: 'NOTE', ownerId: 81234003, timestamp: 1749147600000 }, associations: { contactIds: [322] }, metadata: { body: 'Call: wants a quote for 40 Growth seats by Friday; loop in procurement (Dana).' } });
   t.deepEqual(otherMarcus, { status: 200, reward: 0, forbidden: false, state: false });
+  const lookAlikes = await nearMiss('new-deal-with-associations', 'POST', '/crm/v3/objects/deals/batch/create', { inputs: [{
+    properties: { dealname: 'Cedar Health – Growth plan expansion', amount: '24000', pipeline: 'default', dealstage: 'qualifiedtobuy', closedate: '2025-12-31', hubspot_owner_id: '81234005' },
+    associations: [{ to: { id: '2102' }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 5 }] }, { to: { id: '332' }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 3 }] }],
+  }] });
+  t.deepEqual(lookAlikes, { status: 201, reward: 0, forbidden: true, state: false });
 });

@@ -3,13 +3,17 @@ import { operation, rest, type Operation } from '../kit/operation.js';
 import { typeOrFail } from './associations.js';
 import { hubspotError, ok, type HubspotCtx } from './context.js';
 import { OptionSchema } from './dataset.js';
-import { propertiesOf, type PropertyDoc } from './model.js';
+import { propertiesOf, type OwnerDoc, type PropertyDoc } from './model.js';
 
 /** `/crm/v3/properties/{objectType}`: list, read, create and update property definitions. */
-export function renderProperty(p: PropertyDoc): Record<string, unknown> {
+export function renderProperty(p: PropertyDoc, owners: readonly OwnerDoc[] = []): Record<string, unknown> {
+  // The owner property's options are the portal's owners, as HubSpot lists them.
+  const options = p.name === 'hubspot_owner_id'
+    ? owners.filter((o) => !o.archived).map((o, i) => ({ label: `${o.firstName} ${o.lastName}`, value: o.id, description: o.email, displayOrder: i, hidden: false }))
+    : p.options;
   return {
     updatedAt: p.updatedAt, createdAt: p.createdAt, name: p.name, label: p.label, type: p.type, fieldType: p.fieldType,
-    description: p.description, groupName: p.groupName, options: p.options, displayOrder: p.displayOrder, calculated: p.calculated,
+    description: p.description, groupName: p.groupName, options, displayOrder: p.displayOrder, calculated: p.calculated,
     externalOptions: p.externalOptions, hasUniqueValue: p.hasUniqueValue, hidden: p.hidden, hubspotDefined: p.hubspotDefined,
     modificationMetadata: { archivable: !p.hubspotDefined, readOnlyDefinition: p.hubspotDefined, readOnlyValue: ['hs_object_id', 'createdate', 'hs_createdate', 'lastmodifieddate', 'hs_lastmodifieddate'].includes(p.name) },
     formField: p.formField, ...(p.archived ? { archived: true } : {}),
@@ -37,14 +41,14 @@ export const propertyOperations: Operation<HubspotCtx>[] = [
     const archived = q.get('archived') === 'true';
     const includeHidden = q.get('includeHidden') === 'true';
     const all = propertiesOf(c.db, type.name, true).filter((p) => p.archived === archived && (includeHidden || !p.hidden));
-    return ok(200, { results: all.map(renderProperty) });
+    return ok(200, { results: all.map((p) => renderProperty(p, c.db.owners.values())) });
   }),
 
   operation<HubspotCtx, '/crm/v3/properties/:objectType/:propertyName'>('properties.getByName', rest('GET', '/crm/v3/properties/:objectType/:propertyName'), (call, c) => {
     const type = typeOrFail(c, call.params.objectType);
     const p = c.db.properties.get(`${type.name}/${call.params.propertyName}`);
     if (!p || p.archived) throw hubspotError(404, 'OBJECT_NOT_FOUND', `Unable to find property ${call.params.propertyName} for object type ${type.id}`);
-    return ok(200, renderProperty(p));
+    return ok(200, renderProperty(p, c.db.owners.values()));
   }),
 
   operation<HubspotCtx, '/crm/v3/properties/:objectType', Record<string, string>, z.infer<typeof CreateBody>>('properties.create', rest('POST', '/crm/v3/properties/:objectType'), (call, c) => {

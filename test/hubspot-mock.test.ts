@@ -178,3 +178,13 @@ test.serial('the owner property lists the portal\'s owners as its options; an ow
   t.like((await call('GET', '/crm/v3/owners/71234003?idProperty=userId&archived=false')).json, { id: '81234003', email: 'aisha.khan@northwind-crm.example' });
   t.is((await call('GET', '/crm/v3/owners/71234003')).status, 404);
 });
+
+test.serial('search by association: the deals of a company (`associations.company`)', async (t) => {
+  const links = await call('GET', '/crm/v4/objects/companies/2004/associations/deals');
+  const expected = links.json.results.map((r: { toObjectId: number }) => String(r.toObjectId)).filter((id: string) => world.state().hubspot!.deals![id] && !(world.state().hubspot!.deals![id] as { archived: boolean }).archived).sort();
+  t.true(expected.length > 0);
+  const deals = await search('deals', { filterGroups: [{ filters: [{ propertyName: 'associations.company', operator: 'EQ', value: '2004' }] }], limit: 100 });
+  t.deepEqual(ids(deals).sort(), expected);
+  const none = await search('deals', { filterGroups: [{ filters: [{ propertyName: 'associations.company', operator: 'EQ', value: '999' }] }] });
+  t.is(none.json.total, 0);
+});

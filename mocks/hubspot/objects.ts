@@ -3,9 +3,9 @@ import { emptyResponse, type ServiceRequest } from '../core/http.js';
 import { queryObject } from '../kit/define.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
 import { ASSOCIATION_TYPES } from './association-types.js';
-import { associate, batchAnswer, typeOrFail, v3Associations } from './associations.js';
+import { associate, associationsOf, batchAnswer, typeOrFail, v3Associations } from './associations.js';
 import { hubspotError, objectNotFound, ok, type HubspotCtx } from './context.js';
-import { propertiesOf, resolveType, type CrmRecord, type ObjectType } from './model.js';
+import { objectTypes, propertiesOf, resolveType, type CrmRecord, type ObjectType } from './model.js';
 import { checkProperties, checkUniqueEmail, createRecord, findRecord, knownProperties, shape, updateRecord } from './records.js';
 import { SearchBody, checkSearchLimits, search } from './search.js';
 
@@ -131,7 +131,11 @@ export const objectOperations: Operation<HubspotCtx>[] = [
     const body = call.body;
     checkSearchLimits(body);
     const defs = new Map(propertiesOf(c.db, type.name).map((p) => [p.name, p]));
-    const found = search(c.db.records(type.name).values(), type, body, defs);
+    const associated = (record: CrmRecord, singular: string): string[] => {
+      const to = objectTypes(c.db).find((t) => t.singular === singular || t.name === singular);
+      return to ? associationsOf(c.db, type.name, record.id, to.name).map((a) => a.toObjectId) : [];
+    };
+    const found = search(c.db.records(type.name).values(), type, body, defs, associated);
     const start = Number(body.after ?? 0);
     if (!Number.isInteger(start) || start < 0) throw hubspotError(400, 'VALIDATION_ERROR', `Invalid after: ${body.after}`);
     if (start + body.limit > 10000) throw hubspotError(400, 'VALIDATION_ERROR', 'Paging beyond 10000 results is not supported.');

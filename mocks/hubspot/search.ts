@@ -76,7 +76,24 @@ function tokenMatch(value: string, wanted: string): boolean {
   return tokens(value).some((t) => re.test(t));
 }
 
-export function matches(record: CrmRecord, filter: Filter, def: PropertyDoc | undefined): boolean {
+/** The IDs of the records of a type (named singular, as `associations.contact` does) that a record is associated with. */
+export type AssociatedIds = (record: CrmRecord, singular: string) => string[];
+
+export function matches(record: CrmRecord, filter: Filter, def: PropertyDoc | undefined, associated?: AssociatedIds): boolean {
+  // `associations.contact` EQ/IN/HAS_PROPERTY: the record is associated with that contact.
+  const via = /^associations\.([a-z_]+)$/.exec(filter.propertyName);
+  if (via && associated) {
+    const ids = associated(record, via[1]!);
+    switch (filter.operator) {
+      case 'EQ': return ids.includes(filter.value!);
+      case 'NEQ': return !ids.includes(filter.value!);
+      case 'IN': return (filter.values ?? []).some((v) => ids.includes(v));
+      case 'NOT_IN': return !(filter.values ?? []).some((v) => ids.includes(v));
+      case 'HAS_PROPERTY': return ids.length > 0;
+      case 'NOT_HAS_PROPERTY': return ids.length === 0;
+      default: return false;
+    }
+  }
   const raw = record.properties[filter.propertyName];
   const has = raw !== undefined && raw !== null && raw !== '';
   const kind = kindOf(def);
@@ -107,10 +124,10 @@ export function queryMatches(record: CrmRecord, type: ObjectType, query: string)
 }
 
 /** The records a search finds, sorted (default: by ID, ascending); archived ones never. */
-export function search(records: readonly CrmRecord[], type: ObjectType, body: SearchBody, defs: ReadonlyMap<string, PropertyDoc>): CrmRecord[] {
+export function search(records: readonly CrmRecord[], type: ObjectType, body: SearchBody, defs: ReadonlyMap<string, PropertyDoc>, associated?: AssociatedIds): CrmRecord[] {
   const found = records.filter((r) => !r.archived
     && (body.query === undefined || queryMatches(r, type, body.query))
-    && (body.filterGroups.length === 0 || body.filterGroups.some((g) => g.filters.every((f) => matches(r, f, defs.get(f.propertyName))))));
+    && (body.filterGroups.length === 0 || body.filterGroups.some((g) => g.filters.every((f) => matches(r, f, defs.get(f.propertyName), associated)))));
   const sorts = body.sorts.length > 0 ? body.sorts : [{ propertyName: 'hs_object_id', direction: 'ASCENDING' as const }];
   return found.map((r, i) => [r, i] as const).sort(([a, i], [b, j]) => {
     for (const s of sorts) {

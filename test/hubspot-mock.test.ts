@@ -188,3 +188,17 @@ test.serial('search by association: the deals of a company (`associations.compan
   const none = await search('deals', { filterGroups: [{ filters: [{ propertyName: 'associations.company', operator: 'EQ', value: '999' }] }] });
   t.is(none.json.total, 0);
 });
+
+test.serial('a v1 note is also a v3 note: same ID, body and owner as properties, associated with its records; an update moves its associations', async (t) => {
+  const made = await call('POST', '/engagements/v1/engagements', { engagement: { type: 'NOTE', ownerId: 81234002, timestamp: Date.parse('2025-03-01T12:00:00Z') }, associations: { contactIds: [130], dealIds: [505] }, metadata: { body: 'Left a voicemail.' } });
+  const id = String(made.json.engagement.id);
+  const note = await call('GET', `/crm/v3/objects/notes/${id}?properties=hs_note_body,hubspot_owner_id,hs_timestamp`);
+  t.like(note.json.properties, { hs_note_body: 'Left a voicemail.', hubspot_owner_id: '81234002', hs_timestamp: '2025-03-01T12:00:00.000Z' });
+  const onContact = await call('GET', '/crm/v4/objects/contacts/130/associations/notes');
+  t.deepEqual(onContact.json.results.map((r: { toObjectId: number }) => String(r.toObjectId)), [id]);
+  await call('PATCH', `/engagements/v1/engagements/${id}`, { associations: { contactIds: [131] }, metadata: { body: 'Called back.' } });
+  t.is((await call('GET', '/crm/v4/objects/contacts/130/associations/notes')).json.results.length, 0);
+  t.is((await call('GET', '/crm/v4/objects/contacts/131/associations/notes')).json.results.length, 1);
+  t.is((await call('GET', `/crm/v3/objects/notes/${id}?properties=hs_note_body`)).json.properties.hs_note_body, 'Called back.');
+  t.is((await call('GET', '/crm/v4/objects/deals/505/associations/notes')).json.results.length, 1, 'associations the update does not name stay');
+});

@@ -2,11 +2,14 @@ import { z } from 'zod';
 import { numericId } from '../kit/ids.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
 import { hubspotError, ok, type HubspotCtx } from './context.js';
-import type { EngagementDoc } from './model.js';
+import { associate, dissociate } from './associations.js';
+import { resolveType, type Db, type EngagementDoc } from './model.js';
 
 /**
  * Engagements v1 (`/engagements/v1/engagements`), the notes and tasks the MCP server writes: kept
- * in the `engagements` collection by ID, with their associations by record ID.
+ * in the `engagements` collection by ID, with their associations by record ID. In HubSpot a v1
+ * note or task is the same object as a v3 `notes`/`tasks` record: each is mirrored there (same
+ * ID, its body, time and owner as properties, its associations as v4 associations).
  */
 const Ids = z.array(z.number().int()).default([]);
 const Associations = z.object({ contactIds: Ids, companyIds: Ids, dealIds: Ids, ownerIds: Ids, ticketIds: Ids, workflowIds: Ids, contentIds: Ids, quoteIds: Ids }).passthrough();
@@ -36,6 +39,32 @@ function checkAssociations(c: HubspotCtx, associations: Record<string, unknown>)
   }
 }
 
+/** Writes the v3 `notes`/`tasks` record of a v1 NOTE or TASK, and its associations (those `dropped` removed). */
+export function mirror(d: Db, doc: EngagementDoc, dropped: Partial<Record<string, number[]>> = {}): void {
+  const { engagement, metadata } = doc;
+  const typeName = engagement.type === 'NOTE' ? 'notes' : engagement.type === 'TASK' ? 'tasks' : null;
+  if (typeName === null) return;
+  const type = resolveType(d, typeName)!;
+  const id = String(engagement.id);
+  const createdAt = new Date(engagement.createdAt).toISOString();
+  const updatedAt = new Date(engagement.lastUpdated).toISOString();
+  const text = (v: unknown) => (v === undefined || v === null ? null : String(v));
+  const own: Record<string, string | null> = typeName === 'notes'
+    ? { hs_note_body: text(metadata.body) }
+    : { hs_task_subject: text(metadata.subject), hs_task_body: text(metadata.body), hs_task_status: text(metadata.status) ?? 'NOT_STARTED' };
+  d.records(typeName).put(id, {
+    id, createdAt, updatedAt, archived: false,
+    properties: { ...own, hs_timestamp: new Date(engagement.timestamp).toISOString(), hubspot_owner_id: engagement.ownerId === undefined ? null : String(engagement.ownerId), hs_object_id: id, hs_createdate: createdAt, hs_lastmodifieddate: updatedAt },
+  });
+  for (const [field, toName] of Object.entries(TYPES)) {
+    const to = resolveType(d, toName)!;
+    for (const n of dropped[field] ?? []) dissociate(d, typeName, id, toName, String(n));
+    for (const n of (doc.associations as unknown as Record<string, number[]>)[field] ?? []) {
+      if (d.records(toName).has(String(n))) associate(d, type, id, to, String(n), []);
+    }
+  }
+}
+
 const preview = (metadata: Record<string, unknown>) => String(metadata.body ?? metadata.subject ?? '').replace(/<[^>]*>/g, '');
 
 export const engagementOperations: Operation<HubspotCtx>[] = [
@@ -54,6 +83,7 @@ export const engagementOperations: Operation<HubspotCtx>[] = [
       associations: { contactIds: associations.contactIds, companyIds: associations.companyIds, dealIds: associations.dealIds, ownerIds: associations.ownerIds, workflowIds: associations.workflowIds, ticketIds: associations.ticketIds, contentIds: associations.contentIds, quoteIds: associations.quoteIds },
       attachments, metadata,
     };
+    mirror(c.db, doc);
     return ok(200, c.db.engagements.put(String(id), doc));
   }, { input: { body: CreateBody }, lazy: true }),
 
@@ -78,6 +108,12 @@ export const engagementOperations: Operation<HubspotCtx>[] = [
       associations: { ...doc.associations, ...Object.fromEntries(Object.entries(associations ?? {}).filter(([, v]) => v !== undefined)) },
       metadata: merged,
     };
+    const dropped = Object.fromEntries(Object.keys(TYPES).map((field) => {
+      const before = (doc.associations as unknown as Record<string, number[]>)[field] ?? [];
+      const after = (next.associations as unknown as Record<string, number[]>)[field] ?? [];
+      return [field, before.filter((n) => !after.includes(n))];
+    }));
+    mirror(c.db, next, dropped);
     return ok(200, c.db.engagements.put(call.params.engagementId, next));
   }, { input: { body: UpdateBody }, lazy: true }),
 ];

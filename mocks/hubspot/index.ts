@@ -35,6 +35,7 @@ export const hubspotService = defineService<HubspotDataset, HubspotCtx>({
     companies: ['createdAt', 'updatedAt', 'properties.createdate', 'properties.hs_lastmodifieddate'],
     deals: ['createdAt', 'updatedAt', 'properties.createdate', 'properties.hs_lastmodifieddate'],
     tickets: ['createdAt', 'updatedAt', 'properties.createdate', 'properties.hs_lastmodifieddate'],
+    notes: ['createdAt', 'updatedAt', 'properties.hs_createdate', 'properties.hs_lastmodifieddate'],
     properties: ['createdAt', 'updatedAt'],
     engagements: ['engagement.createdAt', 'engagement.lastUpdated'],
   },

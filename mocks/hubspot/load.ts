@@ -1,6 +1,7 @@
 import { ToolbenchError } from '../core/errors.js';
 import type { LoadContext } from '../core/service.js';
 import { associate } from './associations.js';
+import { mirror } from './engagements.js';
 import type { HubspotDataset, PropertyDef } from './dataset.js';
 import { DEFAULT_PIPELINES, db, objectTypes, resolveType, type CrmRecord, type PropertyDoc } from './model.js';
 import { BUILT_IN_PROPERTIES, fullProperty } from './properties-catalog.js';
@@ -104,5 +105,6 @@ export function loadHubspot(data: HubspotDataset, ctx: LoadContext): void {
       associations: { ...e.associations, workflowIds: [], contentIds: [], quoteIds: [] }, attachments: [], metadata: e.metadata,
     });
   }
+  for (const doc of d.engagements.values()) mirror(d, doc);
   ctx.ids.reserve('engagements', Math.max(maxEngagement, 4000));
 }

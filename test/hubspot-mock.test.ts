@@ -2,6 +2,7 @@ import test from 'ava';
 import { FaultRuleSchema } from '../mocks/core/fault-plan.js';
 import { MemoryJournal } from '../mocks/core/journal.js';
 import { World } from '../mocks/core/world.js';
+import { hubspotService } from '../mocks/hubspot/index.js';
 import { prepareWorld } from '../scenarios/world.js';
 
 // The HubSpot mock's behaviour in one world (the conformance portal, 10 ms ticks so the rate
@@ -201,4 +202,22 @@ test.serial('a v1 note is also a v3 note: same ID, body and owner as properties,
   t.is((await call('GET', '/crm/v4/objects/contacts/131/associations/notes')).json.results.length, 1);
   t.is((await call('GET', `/crm/v3/objects/notes/${id}?properties=hs_note_body`)).json.properties.hs_note_body, 'Called back.');
   t.is((await call('GET', '/crm/v4/objects/deals/505/associations/notes')).json.results.length, 1, 'associations the update does not name stay');
+});
+
+test.serial('odd requests on every route get HubSpot\'s 2xx or 4xx, never a 500', async (t) => {
+  const values = ['101', '2001', '%E0%A4%A', 'contacts', '0-3', 'p24156789_cars', '9999999999999999999', '-1', 'x y'];
+  const bodies: unknown[] = [null, [], {}, 'text', 7, { properties: null }, { properties: { email: ['a'] } }, { properties: { amount: 'lots', closedate: 'soon' } },
+    { inputs: 'x' }, { inputs: [{}] }, { inputs: [{ id: 5, properties: {} }] }, { inputs: [{ from: {}, to: [] }] }, [{ associationCategory: 'NOPE', associationTypeId: -1 }],
+    { filterGroups: [{ filters: [{ propertyName: 'amount', operator: 'BETWEEN', value: '1' }] }] }, { sorts: ['-', 7], after: 'abc', limit: -3 }, { query: '*' },
+    { name: 'UPPER', label: '', type: 'enumeration', fieldType: 'select', groupName: 'x' }, { engagement: { type: 'NOTE' }, associations: { contactIds: ['a'] }, metadata: null }, { tokenKey: 42 }];
+  let n = 0;
+  for (const route of hubspotService.routes ?? []) {
+    for (const value of values) {
+      const target = route.pattern.replace(/:[A-Za-z]+/g, () => values[(n++ * 7) % values.length] ?? value) + (n % 3 === 0 ? '?limit=abc&after=zz&properties=,,&archived=maybe' : '');
+      const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : bodies[n % bodies.length];
+      const r = await call(route.method, target, body);
+      t.true(r.status < 500, `${route.method} ${target} ${JSON.stringify(body)} → ${r.status} ${JSON.stringify(r.json)}`);
+      n += 1;
+    }
+  }
 });

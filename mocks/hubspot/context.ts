@@ -80,7 +80,7 @@ export function objectNotFound(id: string): never {
 
 /** 400 for a path segment that names no object type. */
 export function unknownType(segment: string): never {
-  throw hubspotError(400, 'VALIDATION_ERROR', `Unable to infer object type from: ${decodeURIComponent(segment)}`);
+  throw hubspotError(400, 'VALIDATION_ERROR', `Unable to infer object type from: ${segment}`);
 }
 
 export const ok = (status: number, value: unknown): ServiceResponse => jsonResponse(status, value);

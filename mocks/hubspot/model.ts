@@ -112,9 +112,9 @@ export function objectTypes(d: Db): ObjectType[] {
   return [...STANDARD_TYPES, ...custom];
 }
 
-/** The type a path segment names (`contacts`, `contact`, `0-1`, `p24156789_cars`, `2-1234`), case-insensitively. */
+/** The type a (decoded) path segment names (`contacts`, `contact`, `0-1`, `p24156789_cars`, `2-1234`), case-insensitively. */
 export function resolveType(d: Db, segment: string): ObjectType | undefined {
-  const s = decodeURIComponent(segment).toLowerCase();
+  const s = segment.toLowerCase();
   return objectTypes(d).find((t) => t.name === s || t.id === s || t.aliases.includes(s));
 }
 

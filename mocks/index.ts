@@ -1,5 +1,6 @@
 import type { ServiceDefinition } from './core/service.js';
 import { githubService } from './github/index.js';
+import { hubspotService } from './hubspot/index.js';
 import { linearService } from './linear/index.js';
 import { slackService } from './slack/index.js';
 import { stripeService } from './stripe/index.js';
@@ -16,4 +17,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [zendeskService.id, zendeskService],
   [shopifyService.id, shopifyService],
   [twilioService.id, twilioService],
+  [hubspotService.id, hubspotService],
 ]);

@@ -47,8 +47,13 @@ export function scenarioSuite({ service, services = [service], dirs, credentialO
   const manifests = new Map(dirs.map((dir) => [dir, loadScenarioManifest(dir)]));
   const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
   // By `endpoint/tool`.
-  const argumentValidators = new Map(readSnapshots().filter((s) => endpoints.includes(s.endpoint)).flatMap((snapshot) => snapshot.tools.map((tool) =>
+  const snapshots = readSnapshots().filter((s) => endpoints.includes(s.endpoint));
+  const argumentValidators = new Map(snapshots.flatMap((snapshot) => snapshot.tools.map((tool) =>
     [`${snapshot.endpoint}/${tool.name}`, ajv.compile({ ...(tool.inputSchema as object), additionalProperties: false })] as const)));
+  // Tools that declare themselves read-only (HubSpot's search is a POST): their calls are no writes to bypass.
+  const readOnlyTools = new Set(snapshots.flatMap((snapshot) => snapshot.tools
+    .filter((tool) => (tool.annotations as { readOnlyHint?: boolean } | undefined)?.readOnlyHint === true)
+    .map((tool) => `${snapshot.endpoint}/${tool.name}`)));
 
   for (const dir of dirs) {
     const manifest = manifests.get(dir)!;
@@ -126,7 +131,8 @@ export function scenarioSuite({ service, services = [service], dirs, credentialO
         t.deepEqual(unnamed.map((e) => `#${e.seq} ${e.method} ${e.target}: ${JSON.stringify(e.operation)}`), [], `every ${service} request named by a handler`);
         t.true(http.some((e) => e.service === service));
       }
-      for (const callId of [...new Set(http.filter(isWrite).map((e) => e.attribution?.callId ?? null))]) {
+      const readOnly = (e: JournalEntry) => readOnlyTools.has(`${e.attribution?.endpoint ?? ''}/${e.attribution?.tool ?? ''}`);
+      for (const callId of [...new Set(http.filter((e) => isWrite(e) && !readOnly(e)).map((e) => e.attribution?.callId ?? null))]) {
         const bypassed = http.map((e) => (e.attribution?.callId === callId
           ? { ...e, attribution: { kind: 'direct' as const, client: null, endpoint: null, tool: null, callId: null } } : e));
         const withoutCall = mcp.filter((r) => !(r.kind === 'call' && r.callId === callId));

@@ -6,6 +6,7 @@ import { stripeService } from './stripe/index.js';
 import { zendeskService } from './zendesk/index.js';
 import { shopifyService } from './shopify/index.js';
 import { twilioService } from './twilio/index.js';
+import { googleService } from './google/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -16,4 +17,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [zendeskService.id, zendeskService],
   [shopifyService.id, shopifyService],
   [twilioService.id, twilioService],
+  [googleService.id, googleService],
 ]);

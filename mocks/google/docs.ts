@@ -54,7 +54,7 @@ export function documentResource(file: FileDoc, doc: DocumentDoc, tabs: boolean)
 }
 
 function revisionId(doc: DocumentDoc): string {
-  return `ALm37B${doc.documentId.slice(1, 20)}_${doc.revision}`;
+  return `ALBJ4Lt${String(doc.revision).padStart(8, '0')}`;
 }
 
 /** Export as text/plain, text/markdown or text/html; the other formats get the plain text. */
@@ -136,6 +136,12 @@ export function applyRequests(doc: DocumentDoc, requests: unknown[]): { paragrap
       case 'insertText': {
         if (typeof req.text !== 'string') bad(i, kind, 'text is required.');
         const loc = req.location as Record<string, unknown> | undefined;
+        // Footnote, header and footer segments are not modelled: text inserted there is acknowledged.
+        if (typeof loc?.segmentId === 'string' && loc.segmentId !== '') {
+          if (!/^kix\./.test(loc.segmentId)) bad(i, kind, `The segment ID ${loc.segmentId} was not found.`);
+          replies.push({});
+          break;
+        }
         const at = loc ? index(loc.index, i, kind, 'location.index') : req.endOfSegmentLocation ? end - 1 : bad(i, kind, 'A location is required.');
         if (at < 1) bad(i, kind, 'The insertion index must be greater than or equal to 1.');
         if (at > end - 1) bad(i, kind, `Index ${at} must be less than the end index of the referenced segment, ${end}.`);

@@ -13,6 +13,7 @@ import type { GoogleCtx } from './model.js';
  * page tokens. Lists page with `pageSize`/`maxResults` and `pageToken` as the hand-written ones do.
  */
 const parts: { base: string; fallback: SpecFallback<GoogleCtx> }[] = ([
+  // The vendored copies' paths carry the APIs' base paths (docs/provenance.md).
   ['/drive/v3', './spec/drive.json'],
   ['/calendar/v3', './spec/calendar.json'],
   ['', './spec/slides.json'],
@@ -20,7 +21,6 @@ const parts: { base: string; fallback: SpecFallback<GoogleCtx> }[] = ([
   base,
   fallback: specFallback<GoogleCtx>({
     spec: loadSpec(import.meta.url, file),
-    basePath: base,
     notFound: (resource, id) => googleError(404, 'notFound', `${resource.charAt(0).toUpperCase()}${resource.slice(1)} not found: ${id}.`, { location: `${resource}Id`, locationType: 'parameter' }),
     invalid: (param, message) => googleError(400, 'required', message, { location: param, locationType: 'body' }),
     malformed: () => googleError(400, 'parseError', 'Invalid JSON payload received.'),
@@ -45,7 +45,7 @@ function partFor(req: ServiceRequest): SpecFallback<GoogleCtx> | null {
 
 export function seedTail(records: Readonly<Record<string, readonly Record<string, unknown>[]>>, ctx: LoadContext): void {
   for (const { base, fallback } of parts) {
-    const mine = Object.fromEntries(Object.entries(records).filter(([path]) => base !== '' && path.startsWith(`${base}/`)).map(([path, list]) => [path.slice(base.length), list]));
+    const mine = Object.fromEntries(Object.entries(records).filter(([path]) => base !== '' && path.startsWith(`${base}/`)));
     if (Object.keys(mine).length) fallback.seed(mine, ctx);
   }
 }

@@ -111,7 +111,7 @@ export function fileResource(c: GoogleCtx, file: FileDoc, caller: UserDoc): Reco
     viewersCanCopyContent: true, copyRequiresWriterPermission: false, writersCanShare: true,
     permissions: permissions.map(permissionResource), permissionIds: permissions.map((p) => p.id),
     ...(file.appProperties ? { appProperties: file.appProperties } : {}), ...(file.properties ? { properties: file.properties } : {}),
-    ...(size !== undefined ? { size: String(size), quotaBytesUsed: String(size), originalFilename: file.name, ...(ext ? { fileExtension: ext, fullFileExtension: ext } : {}), headRevisionId: `0B${file.id.slice(1, 12)}${file.version}` } : { quotaBytesUsed: '0' }),
+    ...(size !== undefined ? { size: String(size), quotaBytesUsed: String(size), originalFilename: file.name, ...(ext ? { fileExtension: ext, fullFileExtension: ext } : {}), headRevisionId: `0B${String(file.version).padStart(6, '0')}` } : { quotaBytesUsed: '0' }),
     ...(EXPORTS[file.mimeType] ? { exportLinks: Object.fromEntries(Object.entries(EXPORTS[file.mimeType]!).map(([mime, e]) => [mime, `https://docs.google.com/feeds/download/${file.mimeType === DOCUMENT ? 'documents' : file.mimeType === SPREADSHEET ? 'spreadsheets' : 'presentations'}/Export?id=${file.id}&exportFormat=${e}`])) } : {}),
     ...(file.mimeType === SHORTCUT && file.shortcutDetails ? { shortcutDetails: file.shortcutDetails } : {}),
     contentRestrictions: (file.contentRestrictions ?? []).filter((r) => r.readOnly).map((r) => ({ readOnly: true, reason: r.reason, type: 'globalContentRestriction', restrictingUser: userResource(c, file.owner, caller), restrictionTime: file.modifiedTime })),

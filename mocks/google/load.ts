@@ -44,7 +44,7 @@ export function loadGoogle(data: GoogleDataset, ctx: LoadContext): void {
     if (mimeType === PRESENTATION) {
       const slides: SlideDoc[] = (file.slides ?? []).map((s, i) => {
         const objectId = s.objectId ?? `p${i + 1}`;
-        return { objectId, texts: s.texts.map((text, j) => ({ objectId: `${objectId}_t${j}`, text })), notes: s.notes, notesId: `${objectId}_notes` };
+        return { objectId, texts: s.texts.map((text, j) => ({ objectId: `${objectId}_t${j}`, text, ...(j < 2 ? { placeholder: j === 0 ? 'TITLE' : 'BODY' } : {}) })), notes: s.notes, notesId: `${objectId}_notes` };
       });
       db.presentations.put(id, { presentationId: id, slides, revision: 1 });
     }

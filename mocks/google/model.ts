@@ -46,7 +46,8 @@ export interface DocumentDoc { documentId: string; paragraphs: Paragraph[]; revi
 export interface SheetTab { sheetId: number; title: string; index: number; rowCount: number; columnCount: number; rows: Cell[][] }
 export interface SpreadsheetDoc { spreadsheetId: string; sheets: SheetTab[] }
 
-export interface SlideDoc { objectId: string; texts: { objectId: string; text: string }[]; notes: string; notesId: string }
+/** A slide: its text boxes in order (layout placeholders say which is the title and which the body), its speaker notes. */
+export interface SlideDoc { objectId: string; texts: { objectId: string; text: string; placeholder?: string }[]; notes: string; notesId: string }
 export interface PresentationDoc { presentationId: string; slides: SlideDoc[]; revision: number }
 
 export interface CalendarDoc { id: string; summary: string; description?: string; timeZone: string; primary: boolean; accessRole: string }

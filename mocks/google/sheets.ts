@@ -52,7 +52,8 @@ function raw(v: unknown): Cell {
 
 // ---- A1 notation ----
 
-interface Grid { sheet: SheetTab; r0: number; c0: number; r1: number | null; c1: number | null }
+/** A range on a sheet: rows and columns from 0, ends exclusive (null: to the sheet's edge); `anchor` when it named one cell. */
+interface Grid { sheet: SheetTab; r0: number; c0: number; r1: number | null; c1: number | null; anchor?: boolean }
 
 function colIndex(letters: string): number {
   let n = 0;
@@ -97,7 +98,7 @@ export function parseA1(doc: SpreadsheetDoc, range: string): Grid {
   };
   const a = cell(parts[0]!);
   const b = parts[1] !== undefined ? cell(parts[1]) : a;
-  return { sheet, r0: a.r ?? 0, c0: a.c ?? 0, r1: b.r === null ? null : b.r + 1, c1: b.c === null ? null : b.c + 1 };
+  return { sheet, r0: a.r ?? 0, c0: a.c ?? 0, r1: b.r === null ? null : b.r + 1, c1: b.c === null ? null : b.c + 1, ...(parts.length === 1 ? { anchor: true } : {}) };
 }
 
 function a1(grid: Grid, r1: number, c1: number): string {
@@ -155,7 +156,8 @@ function write(doc: SpreadsheetDoc, grid: Grid, values: unknown, parse: (v: unkn
     rows = Array.from({ length: height }, (_, i) => rows.map((col) => col[i] ?? ''));
   }
   const height = rows.length, width = Math.max(0, ...rows.map((r) => r.length));
-  if (grid.r1 !== null && grid.r0 + height > grid.r1 || grid.c1 !== null && grid.c0 + width > grid.c1) {
+  // One cell is where the values start; a range with two corners bounds them.
+  if (!grid.anchor && (grid.r1 !== null && grid.r0 + height > grid.r1 || grid.c1 !== null && grid.c0 + width > grid.c1)) {
     throw googleError(400, 'badRequest', `Requested writing within range [${a1(grid, grid.r1 ?? grid.r0 + 1, grid.c1 ?? grid.c0 + 1)}], but tried writing to ${grid.r1 !== null && grid.r0 + height > grid.r1 ? `row [${grid.r0 + height}]` : `column [${colName(grid.c0 + width - 1)}]`}`);
   }
   const sheet = grid.sheet;

@@ -12,7 +12,7 @@ import { PRESENTATION, type FileDoc, type GoogleCtx, type PresentationDoc, type 
  * checked and acknowledged. A slide is its text boxes in order; positions and sizes are fixed.
  */
 export function newPresentation(id: string): PresentationDoc {
-  return { presentationId: id, slides: [{ objectId: 'p', texts: [{ objectId: 'i0', text: '' }, { objectId: 'i1', text: '' }], notes: '', notesId: 'i2' }], revision: 1 };
+  return { presentationId: id, slides: [{ objectId: 'p', texts: [{ objectId: 'i0', text: '', placeholder: 'CENTERED_TITLE' }, { objectId: 'i1', text: '', placeholder: 'SUBTITLE' }], notes: '', notesId: 'i2' }], revision: 1 };
 }
 
 const EMU = { magnitude: 3000000, unit: 'EMU' };
@@ -29,7 +29,7 @@ function slideResource(s: SlideDoc): Record<string, unknown> {
     pageElements: s.texts.map((t, i) => ({
       objectId: t.objectId, size: { width: EMU, height: { magnitude: 1000000, unit: 'EMU' } },
       transform: { scaleX: 1, scaleY: 1, translateX: 311700, translateY: 744575 + i * 1200000, unit: 'EMU' },
-      shape: { shapeType: 'TEXT_BOX', text: textBody(t.text) },
+      shape: { shapeType: 'TEXT_BOX', ...(t.placeholder ? { placeholder: { type: t.placeholder, parentObjectId: `p2_${t.placeholder.toLowerCase()}` } } : {}), text: textBody(t.text) },
     })),
     slideProperties: {
       layoutObjectId: 'p2', masterObjectId: 'p1',
@@ -46,8 +46,12 @@ function presentationResource(file: FileDoc, doc: PresentationDoc): Record<strin
     slides: doc.slides.map(slideResource),
     masters: [{ objectId: 'p1', pageType: 'MASTER', pageElements: [] }],
     layouts: [{ objectId: 'p2', pageType: 'LAYOUT', layoutProperties: { masterObjectId: 'p1', name: 'TITLE_AND_BODY', displayName: 'Title and body' }, pageElements: [] }],
-    revisionId: `${file.id.slice(1, 12)}_${doc.revision}`,
+    revisionId: revisionOf(doc),
   };
+}
+
+function revisionOf(doc: PresentationDoc): string {
+  return `SLD${String(doc.revision).padStart(8, '0')}`;
 }
 
 function presentationOf(c: GoogleCtx, user: UserDoc, id: string): [FileDoc, PresentationDoc] {
@@ -83,7 +87,13 @@ function apply(c: GoogleCtx, doc: PresentationDoc, requests: unknown[]): unknown
     switch (kind) {
       case 'createSlide': {
         const objectId = typeof req.objectId === 'string' ? req.objectId : fresh('g');
-        const slide: SlideDoc = { objectId, texts: [], notes: '', notesId: `${objectId}_notes` };
+        if (doc.slides.some((s) => s.objectId === objectId)) bad(i, kind, `The object ID (${objectId}) should be unique among all pages and page elements.`);
+        // The layout's placeholders become text boxes (ids from placeholderIdMappings, or new ones).
+        const layout = String(((req.slideLayoutReference ?? {}) as Record<string, unknown>).predefinedLayout ?? 'BLANK');
+        const kinds = layout === 'TITLE_AND_BODY' || layout === 'TITLE_AND_TWO_COLUMNS' ? ['TITLE', 'BODY'] : layout === 'TITLE' ? ['CENTERED_TITLE', 'SUBTITLE'] : layout === 'TITLE_ONLY' || layout === 'SECTION_HEADER' ? ['TITLE'] : [];
+        const mappings = Array.isArray(req.placeholderIdMappings) ? req.placeholderIdMappings as { layoutPlaceholder?: { type?: string }; objectId?: string }[] : [];
+        const texts = kinds.map((placeholder) => ({ objectId: mappings.find((m) => m.layoutPlaceholder?.type === placeholder)?.objectId ?? fresh('g'), text: '', placeholder }));
+        const slide: SlideDoc = { objectId, texts, notes: '', notesId: `${objectId}_notes` };
         const at = typeof req.insertionIndex === 'number' ? req.insertionIndex : doc.slides.length;
         doc.slides.splice(at, 0, slide);
         return { createSlide: { objectId } };
@@ -150,7 +160,7 @@ function apply(c: GoogleCtx, doc: PresentationDoc, requests: unknown[]): unknown
         }
         const src = doc.slides[at]!;
         const objectId = fresh('g');
-        doc.slides.splice(at + 1, 0, { objectId, texts: src.texts.map((t) => ({ objectId: fresh('g'), text: t.text })), notes: src.notes, notesId: `${objectId}_notes` });
+        doc.slides.splice(at + 1, 0, { objectId, texts: src.texts.map((t) => ({ ...t, objectId: fresh('g') })), notes: src.notes, notesId: `${objectId}_notes` });
         return { duplicateObject: { objectId } };
       }
       case 'updateSlidesPosition': {
@@ -207,6 +217,6 @@ export const slidesOperations: Operation<GoogleCtx>[] = [
     doc.revision += 1;
     c.db.presentations.put(file.id, doc);
     c.db.files.put(file.id, { ...file, modifiedTime: c.now, version: file.version + 1 });
-    return ok(call.req, { presentationId: file.id, replies, writeControl: { requiredRevisionId: `${file.id.slice(1, 12)}_${doc.revision}` } });
+    return ok(call.req, { presentationId: file.id, replies, writeControl: { requiredRevisionId: revisionOf(doc) } });
   }),
 ];

@@ -82,7 +82,8 @@ export function parseA1(doc: SpreadsheetDoc, range: string): Grid {
   if (m) {
     sheetName = m[1]!.replace(/''/g, "'");
     cells = m[2] ?? '';
-  } else if (!/^[A-Za-z]*\d*(:[A-Za-z]*\d*)?$/.test(range)) {
+  } else if (doc.sheets.some((s) => s.title === range) || !/^[A-Za-z]*\d*(:[A-Za-z]*\d*)?$/.test(range)) {
+    // A bare name is a sheet when one has it (`Summary`), else cells of the first sheet (`B2`, `A:C`).
     sheetName = range;
     cells = '';
   }

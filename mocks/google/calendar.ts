@@ -141,13 +141,11 @@ export const calendarOperations: Operation<GoogleCtx>[] = [
       ? items.sort((a, b) => (a.updated < b.updated ? -1 : a.updated > b.updated ? 1 : 0))
       : items.sort((a, b) => ms(a.start) - ms(b.start) || (a.id < b.id ? -1 : 1));
     const start = pageStart(call.req);
-    const user = me(c);
     return ok(call.req, {
       kind: 'calendar#events', etag: '"p32ofplf5rnbo80g"', summary: cal.summary, ...(cal.description ? { description: cal.description } : {}), updated: c.now,
       timeZone: cal.timeZone, accessRole: cal.accessRole, defaultReminders: cal.primary ? [{ method: 'popup', minutes: 10 }] : [],
       ...(start + size < items.length ? { nextPageToken: pageToken(start + size) } : { nextSyncToken: 'CKCbqKyDx70CEKCbqKyDx70CGAUgl8fS8QEol8fS8QE=' }),
       items: items.slice(start, start + size).map((e) => eventResource(c, e)),
-      ...(user ? {} : {}),
     });
   }),
 

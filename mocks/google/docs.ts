@@ -2,7 +2,7 @@ import { operation, rest, type Operation } from '../kit/index.js';
 import { jsonBody, me, ok, q, qBool } from './common.js';
 import { createFile } from './drive.js';
 import { googleError } from './errors.js';
-import { visibleFile, writable } from './files.js';
+import { workspaceFile, writable } from './files.js';
 import { DOCUMENT, type DocumentDoc, type FileDoc, type GoogleCtx, type Paragraph, type UserDoc } from './model.js';
 
 /**
@@ -214,15 +214,7 @@ export function applyRequests(doc: DocumentDoc, requests: unknown[]): { paragrap
 }
 
 function documentOf(c: GoogleCtx, user: UserDoc, id: string): [FileDoc, DocumentDoc] {
-  let file: FileDoc;
-  try {
-    file = visibleFile(c, user, id);
-  } catch {
-    throw googleError(404, 'notFound', 'Requested entity was not found.');
-  }
-  const doc = c.db.documents.get(file.id);
-  if (file.mimeType !== DOCUMENT || !doc) throw googleError(400, 'failedPrecondition', 'This operation is not supported for this document');
-  return [file, doc];
+  return workspaceFile(c, user, id, DOCUMENT, (fileId) => c.db.documents.get(fileId));
 }
 
 export const docsOperations: Operation<GoogleCtx>[] = [

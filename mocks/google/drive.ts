@@ -1,13 +1,13 @@
 import { bytes, emptyResponse, jsonResponse, type ServiceRequest, type ServiceResponse } from '../core/http.js';
 import { operation, rest, type Operation } from '../kit/index.js';
-import { jsonBody, me, ok, pageStart, pageToken, q, qBool, qInt } from './common.js';
+import { jsonBody, me, ok, pageStart, pageToken, q, qInt } from './common.js';
 import { googleError } from './errors.js';
 import { masked } from './fields.js';
 import {
   EXPORTS, fileDefault, fileResource, permissionResource, permissionsOf, queryView, rootIdFor, roleOn, textOf, userResource, visibleFile, writable,
 } from './files.js';
 import { exportDocument } from './docs.js';
-import { DOCUMENT, FOLDER, PRESENTATION, SPREADSHEET, SHORTCUT, driveId, permissionIdFor, type FileDoc, type GoogleCtx, type PermissionDoc, type UserDoc } from './model.js';
+import { DOCUMENT, FOLDER, PRESENTATION, SPREADSHEET, driveId, permissionIdFor, type FileDoc, type GoogleCtx, type PermissionDoc, type UserDoc } from './model.js';
 import { parseQuery } from './query.js';
 import { csvOf, newSpreadsheet } from './sheets.js';
 import { newPresentation } from './slides.js';
@@ -126,6 +126,14 @@ function orderOf(spec: string | undefined): (a: FileDoc, b: FileDoc) => number {
     }
     return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   };
+}
+
+/** A permission of a file the caller may change (update and delete start here). */
+function changeablePermission(c: GoogleCtx, fileId: string, permissionId: string): PermissionDoc {
+  const user = me(c);
+  const file = visibleFile(c, user, fileId);
+  writable(c, user, file);
+  return permissionOf(c, file.id, permissionId);
 }
 
 function permissionOf(c: GoogleCtx, fileId: string, permissionId: string): PermissionDoc {
@@ -333,26 +341,20 @@ export const driveOperations: Operation<GoogleCtx>[] = [
   }),
 
   operation('drive.permissions.update', rest('PATCH', '/drive/v3/files/:fileId/permissions/:permissionId'), (call, c: GoogleCtx) => {
-    const user = me(c);
-    const file = visibleFile(c, user, call.params.fileId);
-    writable(c, user, file);
-    const old = permissionOf(c, file.id, call.params.permissionId);
+    const old = changeablePermission(c, call.params.fileId, call.params.permissionId);
     const body = jsonBody(call.req);
     if (body.role !== undefined && !['owner', 'organizer', 'fileOrganizer', 'writer', 'commenter', 'reader'].includes(String(body.role))) {
       throw googleError(400, 'invalid', 'Invalid value for role.', { location: 'role', locationType: 'body' });
     }
     if (old.role === 'owner') throw googleError(403, 'cannotModifyOwner', 'The owner of a file cannot be changed this way.');
-    const permission = c.db.permissions.put(`${file.id}/${old.id}`, { ...old, ...(body.role ? { role: String(body.role) } : {}) });
+    const permission = c.db.permissions.put(`${old.fileId}/${old.id}`, { ...old, ...(body.role ? { role: String(body.role) } : {}) });
     return ok(call.req, permissionResource(permission));
   }),
 
   operation('drive.permissions.delete', rest('DELETE', '/drive/v3/files/:fileId/permissions/:permissionId'), (call, c: GoogleCtx) => {
-    const user = me(c);
-    const file = visibleFile(c, user, call.params.fileId);
-    writable(c, user, file);
-    const old = permissionOf(c, file.id, call.params.permissionId);
+    const old = changeablePermission(c, call.params.fileId, call.params.permissionId);
     if (old.role === 'owner') throw googleError(403, 'cannotRemoveOwner', 'The owner of a file cannot be removed.');
-    c.db.permissions.delete(`${file.id}/${old.id}`);
+    c.db.permissions.delete(`${old.fileId}/${old.id}`);
     return emptyResponse(204);
   }),
 ];
@@ -368,4 +370,3 @@ function shortcut(c: GoogleCtx, user: UserDoc, details: Record<string, unknown>)
   return { targetId: target.id, targetMimeType: target.mimeType };
 }
 
-export { SHORTCUT };

@@ -45,6 +45,22 @@ export function rootFolder(c: GoogleCtx, user: UserDoc): FileDoc {
   return { id: rootIdFor(c.ctx.ids, user.email), name: 'My Drive', mimeType: FOLDER, parents: [], owner: user.email, createdTime: new Date(c.ctx.epochMs).toISOString(), modifiedTime: new Date(c.ctx.epochMs).toISOString(), trashed: false, starred: false, version: 1 };
 }
 
+/**
+ * A Docs, Sheets or Slides file by ID for those APIs: their 404 `Requested entity was not found.`
+ * for one the caller cannot see, their 400 for a file of another type.
+ */
+export function workspaceFile<T>(c: GoogleCtx, user: UserDoc, id: string, mimeType: string, body: (id: string) => T | undefined): [FileDoc, T] {
+  let file: FileDoc;
+  try {
+    file = visibleFile(c, user, id);
+  } catch {
+    throw googleError(404, 'notFound', 'Requested entity was not found.');
+  }
+  const found = file.mimeType === mimeType ? body(file.id) : undefined;
+  if (found === undefined) throw googleError(400, 'failedPrecondition', 'This operation is not supported for this document');
+  return [file, found];
+}
+
 /** The caller may change the file (owner or writer); Drive's 403 otherwise. */
 export function writable(c: GoogleCtx, user: UserDoc, file: FileDoc): void {
   const role = roleOn(c, file, user);

@@ -3,7 +3,7 @@ import { operation, rest, type Operation } from '../kit/index.js';
 import { jsonBody, me, ok, q } from './common.js';
 import { createFile } from './drive.js';
 import { googleError } from './errors.js';
-import { visibleFile, writable } from './files.js';
+import { workspaceFile, writable } from './files.js';
 import { SPREADSHEET, type Cell, type FileDoc, type GoogleCtx, type SheetTab, type SpreadsheetDoc, type UserDoc } from './model.js';
 
 /**
@@ -200,15 +200,17 @@ function clear(doc: SpreadsheetDoc, range: string): string {
 }
 
 function spreadsheetOf(c: GoogleCtx, user: UserDoc, id: string): [FileDoc, SpreadsheetDoc] {
-  let file: FileDoc;
-  try {
-    file = visibleFile(c, user, id);
-  } catch {
-    throw googleError(404, 'notFound', 'Requested entity was not found.');
-  }
-  const doc = c.db.spreadsheets.get(file.id);
-  if (file.mimeType !== SPREADSHEET || !doc) throw googleError(400, 'failedPrecondition', 'This operation is not supported for this document');
+  const [file, doc] = workspaceFile(c, user, id, SPREADSHEET, (fileId) => c.db.spreadsheets.get(fileId));
   return [file, structuredClone(doc) as SpreadsheetDoc];
+}
+
+/** What a values write starts from: the sheet (a copy to change), its file, the range, the rows and how to read them. */
+function valuesWrite(c: GoogleCtx, req: ServiceRequest, spreadsheetId: string, range: string) {
+  const user = me(c);
+  const [file, doc] = spreadsheetOf(c, user, spreadsheetId);
+  writable(c, user, file);
+  const parse = inputOption(q(req, 'valueInputOption'));
+  return { file, doc, parse, body: jsonBody(req), grid: parseA1(doc, range) };
 }
 
 function save(c: GoogleCtx, file: FileDoc, doc: SpreadsheetDoc): void {
@@ -378,24 +380,14 @@ export const sheetsOperations: Operation<GoogleCtx>[] = [
   }),
 
   operation('sheets.spreadsheets.values.update', rest('PUT', '/v4/spreadsheets/:spreadsheetId/values/:range'), (call, c: GoogleCtx) => {
-    const user = me(c);
-    const [file, doc] = spreadsheetOf(c, user, call.params.spreadsheetId);
-    writable(c, user, file);
-    const parse = inputOption(q(call.req, 'valueInputOption'));
-    const body = jsonBody(call.req);
-    const grid = parseA1(doc, call.params.range);
+    const { file, doc, parse, body, grid } = valuesWrite(c, call.req, call.params.spreadsheetId, call.params.range);
     const result = write(doc, grid, body.values, parse, typeof body.majorDimension === 'string' ? body.majorDimension : 'ROWS');
     save(c, file, doc);
     return ok(call.req, q(call.req, 'includeValuesInResponse') === 'true' ? { ...result, updatedData: valueRange(doc, String(result.updatedRange), 'FORMATTED_VALUE', 'ROWS') } : result);
   }),
 
   operation('sheets.spreadsheets.values.append', rest('POST', '/v4/spreadsheets/:spreadsheetId/values/:range/@append'), (call, c: GoogleCtx) => {
-    const user = me(c);
-    const [file, doc] = spreadsheetOf(c, user, call.params.spreadsheetId);
-    writable(c, user, file);
-    const parse = inputOption(q(call.req, 'valueInputOption'));
-    const body = jsonBody(call.req);
-    const grid = parseA1(doc, call.params.range);
+    const { file, doc, parse, body, grid } = valuesWrite(c, call.req, call.params.spreadsheetId, call.params.range);
     // The table is the rows with data from the range's first row down, in its columns; append after its last row.
     let last = grid.r0 - 1;
     const c1 = grid.c1 ?? Number.MAX_SAFE_INTEGER;

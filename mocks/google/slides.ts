@@ -2,7 +2,7 @@ import { operation, rest, type Operation } from '../kit/index.js';
 import { jsonBody, me, ok } from './common.js';
 import { createFile } from './drive.js';
 import { googleError } from './errors.js';
-import { visibleFile, writable } from './files.js';
+import { workspaceFile, writable } from './files.js';
 import { PRESENTATION, type FileDoc, type GoogleCtx, type PresentationDoc, type SlideDoc, type UserDoc } from './model.js';
 
 /**
@@ -55,14 +55,7 @@ function revisionOf(doc: PresentationDoc): string {
 }
 
 function presentationOf(c: GoogleCtx, user: UserDoc, id: string): [FileDoc, PresentationDoc] {
-  let file: FileDoc;
-  try {
-    file = visibleFile(c, user, id);
-  } catch {
-    throw googleError(404, 'notFound', 'Requested entity was not found.');
-  }
-  const doc = c.db.presentations.get(file.id);
-  if (file.mimeType !== PRESENTATION || !doc) throw googleError(400, 'failedPrecondition', 'This operation is not supported for this document');
+  const [file, doc] = workspaceFile(c, user, id, PRESENTATION, (fileId) => c.db.presentations.get(fileId));
   return [file, structuredClone(doc) as PresentationDoc];
 }
 

@@ -39,6 +39,8 @@ test.serial('Drive q: name prefix matching, fullText phrases, parents, mimeType,
   t.deepEqual(await names("createdTime < '2025-01-06T10:01:00Z' and trashed = false"), ['Orders 2025', 'Projects']);
   t.deepEqual(await names("(name = 'Projects' or name = 'Archive') and not name contains 'Arch'"), ['Projects']);
   t.deepEqual(await names("'sam@northwind.example' in owners"), ["Sam's budget"], 'a file shared with the caller is visible');
+  t.deepEqual(await names("sharedWithMe and 'me' in writers"), ["Sam's budget"]);
+  t.false((await names("'me' in owners")).includes("Sam's budget"));
   const bad = await drive(`/drive/v3/files?q=${encodeURIComponent("name contains 'x")}`);
   t.is(bad.status, 400);
   t.like(bad.json.error, { code: 400, status: 'INVALID_ARGUMENT', errors: [{ reason: 'invalid', location: 'q', locationType: 'parameter', domain: 'global', message: 'Invalid Value' }] });

@@ -151,11 +151,13 @@ export function textOf(c: GoogleCtx, file: FileDoc): string {
 export function queryView(c: GoogleCtx, file: FileDoc, caller: UserDoc): QueryFile {
   const permissions = permissionsOf(c, file.id);
   const emails = (roles: string[]) => permissions.filter((p) => roles.includes(p.role) && p.emailAddress).map((p) => p.emailAddress!);
+  const withMe = (list: string[]) => (list.some((e) => e.toLowerCase() === caller.email.toLowerCase()) ? [...list, 'me'] : list);
   return {
     name: file.name, mimeType: file.mimeType, trashed: file.trashed, starred: file.starred,
     sharedWithMe: file.owner !== caller.email, createdTime: file.createdTime, modifiedTime: file.modifiedTime,
     parents: [...shownParents(c, file), ...(file.owner === caller.email && file.parents.includes('root') ? ['root'] : [])],
-    owners: [file.owner], writers: emails(['owner', 'writer', 'organizer', 'fileOrganizer']), readers: emails(['owner', 'writer', 'organizer', 'fileOrganizer', 'commenter', 'reader']),
+    // `'me' in owners` (and writers, readers) is the caller.
+    owners: withMe([file.owner]), writers: withMe(emails(['owner', 'writer', 'organizer', 'fileOrganizer'])), readers: withMe(emails(['owner', 'writer', 'organizer', 'fileOrganizer', 'commenter', 'reader'])),
     fullText: `${file.name}\n${file.description ?? ''}\n${textOf(c, file)}`,
     properties: file.properties ?? {}, appProperties: file.appProperties ?? {},
   };

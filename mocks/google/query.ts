@@ -4,7 +4,7 @@ import { googleError } from './errors.js';
  * Drive's search query language (`q` of files.list): `name contains 'plan' and 'FOLDER' in
  * parents and trashed = false`, with `and`, `or`, `not` and parentheses. Terms: name, fullText,
  * mimeType, trashed, starred, sharedWithMe, createdTime, modifiedTime, parents / owners /
- * writers / readers (`'x' in …`), properties and appProperties (`has {key='k' and value='v'}`).
+ * writers / readers (`'x' in …`, `'me'` for the caller), properties and appProperties (`has {key='k' and value='v'}`).
  * A query that does not parse is Drive's 400 `invalid` on `q`.
  */
 export interface QueryFile {
@@ -122,6 +122,11 @@ export function parseQuery(text: string): Query {
       const value = expect('str').value;
       expect('op', '}');
       return (f) => f[field][key] === value;
+    }
+    // `sharedWithMe` (and the other flags) alone means `= true`.
+    const after = peek();
+    if ((field === 'sharedWithMe' || field === 'starred' || field === 'trashed') && (after === undefined || isWord(after, 'and') || isWord(after, 'or') || (after.kind === 'op' && after.value === ')'))) {
+      return (f) => f[field];
     }
     const op = next();
     const operator = op.kind === 'word' && op.value === 'contains' ? 'contains' : op.kind === 'op' && COMPARE.has(op.value) ? op.value : invalid();

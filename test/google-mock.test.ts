@@ -65,6 +65,8 @@ test.serial('Drive: fields masks, default fields, page tokens to the end', async
   t.deepEqual(seen, all, 'pages of 3 add up to the whole list');
   t.is((await drive('/drive/v3/files?pageToken=garbage')).status, 400);
   t.is((await drive('/drive/v3/files/1ConfSharedBySam0000000000000000')).status, 200);
+  const trash = await call('www.googleapis.com', 'PATCH', '/drive/v3/files/1ConfSharedBySam0000000000000000', { trashed: true });
+  t.like(trash.json.error, { code: 403, errors: [{ reason: 'insufficientFilePermissions' }] }, 'a writer cannot trash the owner\'s file');
   const unknown = await call('www.googleapis.com', 'GET', `/drive/v3/files/${NOTES}`, undefined, 'ya29.unknown');
   t.is(unknown.status, 401);
   t.like(unknown.json.error, { status: 'UNAUTHENTICATED', errors: [{ reason: 'authError', location: 'Authorization' }] });
@@ -115,6 +117,11 @@ test.serial('Sheets: A1 ranges, appends after the table, a bounded range refuses
   t.regex(over.json.error.message, /tried writing to column \[C\]/);
   t.is((await sheets('PUT', `/v4/spreadsheets/${ORDERS}/values/Orders!A6?valueInputOption=RAW`, { values: [['a', 'b'], ['c', 'd']] })).json.updatedRange, 'Orders!A6:B7');
   t.is((await sheets('PUT', `/v4/spreadsheets/${ORDERS}/values/Orders!A6`, { values: [['a']] })).status, 400, 'valueInputOption is required');
+  // INSERT_ROWS pushes the rows below the table down: Summary's A3 note moves to A4.
+  await sheets('PUT', `/v4/spreadsheets/${ORDERS}/values/Summary!A3?valueInputOption=RAW`, { values: [['note']] });
+  const inserted = await sheets('POST', `/v4/spreadsheets/${ORDERS}/values/Summary!A1:B1:append?valueInputOption=RAW&insertDataOption=INSERT_ROWS`, { values: [['Tax', 10]] });
+  t.is(inserted.json.updates.updatedRange, 'Summary!A2:B2');
+  t.deepEqual((await sheets('GET', `/v4/spreadsheets/${ORDERS}/values/Summary!A1:A4`)).json.values, [['Total'], ['Tax'], [], ['note']]);
   const rows = opened.world.gradingState('now').google!.sheet_rows!;
   t.like(rows[`${ORDERS}/Orders/7`], { values: ['c', 'd'], text: ['c', 'd'] });
 });

@@ -233,6 +233,9 @@ export const driveOperations: Operation<GoogleCtx>[] = [
       parents = parents.filter((p) => !drop.includes(p));
     }
     if (add) parents = [...parents, ...parentsFor(c, user, add.split(',')).filter((p) => !parents.includes(p))];
+    if (typeof meta.trashed === 'boolean' && meta.trashed !== file.trashed && roleOn(c, file, user) !== 'owner') {
+      throw googleError(403, 'insufficientFilePermissions', 'The user does not have sufficient permissions for this file.');
+    }
     if (meta.parents !== undefined) throw googleError(403, 'fieldNotWritable', 'The resource body includes fields which are not directly writable.', { location: 'parents', locationType: 'body' });
     if (media && file.mimeType.startsWith('application/vnd.google-apps.') && file.mimeType !== DOCUMENT) {
       throw googleError(400, 'badRequest', 'Media uploads to this Google Workspace file type are not supported.');

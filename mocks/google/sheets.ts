@@ -388,13 +388,19 @@ export const sheetsOperations: Operation<GoogleCtx>[] = [
 
   operation('sheets.spreadsheets.values.append', rest('POST', '/v4/spreadsheets/:spreadsheetId/values/:range/@append'), (call, c: GoogleCtx) => {
     const { file, doc, parse, body, grid } = valuesWrite(c, call.req, call.params.spreadsheetId, call.params.range);
-    // The table is the rows with data from the range's first row down, in its columns; append after its last row.
+    // The table: the rows with data in the range's columns from its first row down to the first empty one; append after it.
     let last = grid.r0 - 1;
     const c1 = grid.c1 ?? Number.MAX_SAFE_INTEGER;
-    grid.sheet.rows.forEach((row, r) => {
-      if (r >= grid.r0 && row.slice(grid.c0, c1).some((v) => v !== '')) last = r;
-    });
+    while ((grid.sheet.rows[last + 1] ?? []).slice(grid.c0, c1).some((v) => v !== '')) last++;
     const tableRange = last >= grid.r0 ? `${quoteSheet(grid.sheet.title)}!${colName(grid.c0)}${grid.r0 + 1}:${colName(Math.max(grid.c0, Math.max(...grid.sheet.rows.slice(grid.r0, last + 1).map((r) => Math.min(r.length, c1))) - 1))}${last + 1}` : undefined;
+    const option = q(call.req, 'insertDataOption') ?? 'OVERWRITE';
+    if (option !== 'OVERWRITE' && option !== 'INSERT_ROWS') throw googleError(400, 'badRequest', `Invalid value at 'insert_data_option' (type.googleapis.com/google.apps.sheets.v4.InsertDataOption), "${option}"`);
+    // INSERT_ROWS pushes what lies below the table down; OVERWRITE writes over it.
+    const count = Array.isArray(body.values) ? body.values.length : 0;
+    if (option === 'INSERT_ROWS' && grid.sheet.rows.length > last + 1) {
+      grid.sheet.rows.splice(last + 1, 0, ...Array.from({ length: count }, () => [] as Cell[]));
+      grid.sheet.rowCount += count;
+    }
     const target: Grid = { sheet: grid.sheet, r0: last + 1, c0: grid.c0, r1: null, c1: null };
     const updates = write(doc, target, body.values, parse);
     save(c, file, doc);

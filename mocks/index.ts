@@ -7,6 +7,7 @@ import { stripeService } from './stripe/index.js';
 import { zendeskService } from './zendesk/index.js';
 import { shopifyService } from './shopify/index.js';
 import { twilioService } from './twilio/index.js';
+import { notionService } from './notion/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -18,4 +19,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [shopifyService.id, shopifyService],
   [twilioService.id, twilioService],
   [hubspotService.id, hubspotService],
+  [notionService.id, notionService],
 ]);

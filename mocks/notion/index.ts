@@ -73,17 +73,19 @@ export const notionService = defineService<NotionDataset, NotionContext>({
     const retry: [string, string][] = status === 429 || status === 503 ? [['Retry-After', String(order.retryAfter)]] : [];
     return jsonResponse(status, errorBody(status, code, message), retry);
   },
-  // Seeded IDs and logical times; the mock's own ordering and bookkeeping fields.
+  // Seeded IDs and logical times. Pages and blocks are graded through the views below (what a
+  // person sees: a row's values, a page's title, place and text), not leaf by leaf.
   volatile: {
-    pages: ['id', 'created_time', 'last_edited_time', 'last_edited_by', 'url'],
-    blocks: ['id', 'created_time', 'last_edited_time', 'last_edited_by', '_position'],
+    pages: '*',
+    blocks: '*',
     comments: ['id', 'discussion_id', 'created_time', 'last_edited_time'],
     data_sources: ['id', 'created_time', 'last_edited_time', 'last_edited_by'],
     databases: ['last_edited_time'],
   },
   /**
    * For graders: `rows`, every database row with its properties flat (title text, an option's
-   * name, user IDs, a date's start); `page_text`, every page's title and content as Markdown.
+   * name, user IDs, a date's start) and its content; `page_text`, every other page's title, parent (an ID or
+   * `workspace`), icon, and content as plain lines (to-dos as `[ ]`/`[x]`).
    */
   views: (store) => {
     const c = notionContext(undefined, { store } as never);
@@ -95,9 +97,15 @@ export const notionService = defineService<NotionDataset, NotionContext>({
         rows[String(page.id)] = {
           id: page.id, data_source_id: parent.data_source_id, database_id: parent.database_id, title: titleOf(page), in_trash: page.in_trash,
           properties: Object.fromEntries(Object.entries(page.properties as Record<string, Obj>).map(([name, v]) => [name, flatValue(v)])),
+          text: pageText(c, String(page.id)),
         };
+        continue;
       }
-      text[String(page.id)] = { id: page.id, title: titleOf(page), in_trash: page.in_trash, text: pageText(c, String(page.id)) };
+      const icon = page.icon as Obj | null;
+      text[String(page.id)] = {
+        id: page.id, title: titleOf(page), in_trash: page.in_trash, parent: parent[parent.type as string] === true ? 'workspace' : parent[parent.type as string],
+        icon: icon === null ? null : icon.emoji ?? (icon.external as Obj | undefined)?.url ?? null, text: pageText(c, String(page.id)),
+      };
     }
     return { rows, page_text: text };
   },

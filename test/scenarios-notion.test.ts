@@ -2,6 +2,7 @@ import test from 'ava';
 import { join } from 'node:path';
 import { notionService } from '../mocks/notion/index.js';
 import { gradeWorld } from '../scenarios/grade-world.js';
+import { alternatives } from '../scenarios/expectations.js';
 import { findScenarios } from '../scenarios/validate.js';
 import { openWorld } from '../scenarios/world.js';
 import { scenarioSuite } from './helpers/scenario-suite.js';
@@ -26,7 +27,7 @@ test('at least 5 Notion scenarios, each with its own seed and epoch, a workspace
   t.is(new Set(seeds).size, seeds.length, `seeds ${seeds.join(', ')}`);
   t.is(new Set(epochs).size, epochs.length, `epochs ${epochs.join(', ')}`);
   for (const [dir, manifest] of manifests) {
-    t.true(manifest.expect.required_calls.every((call) => 'operation' in call && call.operation !== undefined && call.tool?.endpoint === 'notion'), `${manifest.id}: required calls name the operation and the MCP tool`);
+    t.true(manifest.expect.required_calls.flatMap(alternatives).every((call) => call.operation !== undefined && call.tool?.endpoint === 'notion'), `${manifest.id}: required calls name the operation and the MCP tool`);
     const { world } = await openWorld({ scenarioDir: dir });
     try {
       t.true(Object.keys(world.state().notion!.pages!).length >= 40, `${manifest.id}: a non-trivial workspace`);
@@ -38,14 +39,20 @@ test('at least 5 Notion scenarios, each with its own seed and epoch, a workspace
 
 const H = (token: string): [string, string][] => [['Authorization', `Bearer ${token}`], ['Notion-Version', '2025-09-03'], ['Content-Type', 'application/json']];
 
-/** A near miss scores 0: the look-alike changed instead of (or besides) the right record. */
+/**
+ * A near miss scores 0, and the check that names it fails: the look-alike changed (the follow-up
+ * task closed, the other Priya, the original page trashed, last release's checklist ticked, last
+ * week's action item turned into a task).
+ */
 test('near misses score 0', async (t) => {
-  const cases: [string, string, string, unknown][] = [
-    ['collab/notion/close-shipped-task', 'PATCH', '/v1/pages/c3b4c1c8-placeholder', null],
+  const cases: [string, string, string, unknown, string][] = [
+    ["collab/notion/close-shipped-task", "PATCH", "/v1/pages/7c34d853-cc29-5222-8ad0-08de09384c5c", {"properties": {"Status": {"status": {"name": "Done"}}}}, "the follow-up test task is still in progress"],
+    ["collab/notion/reassign-departing-owner", "PATCH", "/v1/pages/90a03e43-6e12-5bc2-86c7-939d47c067db", {"properties": {"Assignee": {"people": [{"id": "085814c2-f72d-538a-a14a-c0b1e93fe253"}]}}}, "nothing goes to Priya Ramanathan"],
+    ["collab/notion/trash-duplicate-page", "PATCH", "/v1/pages/ff92a110-d888-5d67-8e69-62d32ac518d5", {"in_trash": true}, "the original stays, with its content"],
+    ["collab/notion/release-checklist", "PATCH", "/v1/blocks/25b88586-1455-50c5-a876-907761045c6f", {"to_do": {"checked": true}}, "Release 4.1 is unchanged"],
+    ["collab/notion/meeting-action-items", "POST", "/v1/pages", {"parent": {"data_source_id": "49dffeef-d8a6-55ba-b63e-bd485dd4467b"}, "properties": {"Task": {"title": [{"text": {"content": "Clean up the staging database"}}]}, "Status": {"status": {"name": "Not started"}}}}, "no task for the done item, the parking lot or last week's staging clean-up"],
   ];
-  t.true(cases.length > 0);
-  for (const [id, method, target, body] of cases) {
-    if (target.includes('placeholder')) continue;
+  for (const [id, method, target, body, check] of cases) {
     const dir = join('scenarios', id);
     const manifest = manifests.get(dir)!;
     const opened = await openWorld({ scenarioDir: dir });
@@ -55,6 +62,7 @@ test('near misses score 0', async (t) => {
       t.is(response.status, 200, `${id}: ${method} ${target}`);
       const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
       t.is(result.reward, 0, `${id}: ${method} ${target}`);
+      t.true(result.checks.some((c) => c.description.includes(check) && !c.ok), `${id}: "${check}" fails`);
     } finally {
       await opened.world.journal.close();
     }

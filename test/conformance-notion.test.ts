@@ -1,20 +1,18 @@
 import test from 'ava';
 import { z } from 'zod';
-import { sweep } from '../mocks/notion/conformance.js';
+import { IDS, sweep } from '../mocks/notion/conformance.js';
 import { conformance } from './helpers/conformance.js';
 
 // Notion through the conformance suite (test/helpers/conformance.ts): determinism, seeds, error
 // and fault shapes, volatile fields, and every tool of @notionhq/notion-mcp-server over MCP.
 
-const TASKS = '49dffeef-d8a6-55ba-b63e-bd485dd4467b';
-const TASK = '9bfd22b9-e904-59fd-8839-f006ee90623e';
-const DOC = '6080af5a-0655-5b60-83c1-1aa49e200bab';
+const { tasks: TASKS, task: TASK, incidentDoc: DOC } = IDS;
 const text = (content: string) => [{ type: 'text', text: { content } }];
 
 conformance(test, {
   service: 'notion',
   sweep,
-  headers: [['Authorization', 'Bearer ntn_conformance_token_00000000000'], ['Notion-Version', '2025-09-03']],
+  headers: [['Authorization', `Bearer ${IDS.token}`], ['Notion-Version', '2025-09-03']],
   values: {
     page_id: [TASK, DOC, '00000000-0000-4000-8000-000000000000'], block_id: [DOC, '09312e0c-1e51-5aa3-90fa-5f2de1208533', 'not-a-uuid'],
     data_source_id: [TASKS, '00000000-0000-4000-8000-000000000001'], database_id: ['a46e8460-824f-5049-86ff-40f44429f1d3'],

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { sweep } from '../mocks/notion/conformance.js';
+import { IDS, sweep } from '../mocks/notion/conformance.js';
 import { useMcpStack } from './helpers/mcp-stack.js';
 
 // The real, pinned @notionhq/notion-mcp-server over MCP (its bundled axios reaches the world
@@ -9,8 +9,7 @@ import { useMcpStack } from './helpers/mcp-stack.js';
 
 const notion = useMcpStack(test, 'mocks/notion/conformance', 'notion');
 const text = (result: unknown) => ((result as { content?: { text?: string }[] }).content ?? []).map((c) => c.text ?? '').join('\n');
-const TASKS = '49dffeef-d8a6-55ba-b63e-bd485dd4467b';
-const HANA = '9def87cc-819d-5542-b3e7-bf5689a8e558';
+const { tasks: TASKS, hana: HANA } = IDS;
 
 test.serial('every tool, with the sweep profile\'s arguments, is answered 2xx by a handler at api.notion.com (but the comment its server sends without Notion-Version)', async (t) => {
   const { tools } = await notion.client().listTools();

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { Client } from '@notionhq/client';
+import { IDS } from '../mocks/notion/conformance.js';
 import { FaultRuleSchema } from '../mocks/core/fault-plan.js';
 import { MemoryJournal } from '../mocks/core/journal.js';
 import { World } from '../mocks/core/world.js';
@@ -13,11 +14,7 @@ import { journalEntries } from './helpers/mcp-stack.js';
 // the Notion-Version check, filter and cursor errors.
 
 const SCENARIO = 'mocks/notion/conformance';
-const TOKEN = 'ntn_conformance_token_00000000000';
-const TASKS = '49dffeef-d8a6-55ba-b63e-bd485dd4467b';
-const TASK = '9bfd22b9-e904-59fd-8839-f006ee90623e';
-const DOC = '6080af5a-0655-5b60-83c1-1aa49e200bab';
-const ENGINEERING = 'db6c1c9d-53a2-5637-8cce-ea8c6f7f8a30';
+const { token: TOKEN, tasks: TASKS, task: TASK, incidentDoc: DOC, engineering: ENGINEERING, tasksDb: TASKS_DB } = IDS;
 
 const { header, services, catalog } = prepareWorld({ scenarioDir: SCENARIO });
 const faults = { chaos: 'none' as const, rules: [FaultRuleSchema.parse({ route: '/v1/data_sources/**', operation: 'dataSources.query', kind: '429', nth: [1], retry_after: 0 })] };
@@ -94,7 +91,7 @@ test.serial('schema changes reach every row: a renamed property keeps its values
 });
 
 test.serial('move a page into a data source: its title becomes the row\'s title, the rest starts empty', async (t) => {
-  const moved = await call('POST', `/v1/pages/${DOC}/move`, { parent: { type: 'database_id', database_id: 'a46e8460-824f-5049-86ff-40f44429f1d3' } });
+  const moved = await call('POST', `/v1/pages/${DOC}/move`, { parent: { type: 'database_id', database_id: TASKS_DB } });
   t.like(moved.json, { parent: { type: 'data_source_id', data_source_id: TASKS } });
   t.is(moved.json.properties.Task.title[0].plain_text, 'Incident response');
   t.is(moved.json.properties.Status.status, null);

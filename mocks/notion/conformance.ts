@@ -5,12 +5,18 @@ import type { SweepProfile } from '../kit/sweep-profile.js';
  * the conformance world (the baseline workspace), with IDs that exist there. Block tools take a
  * block of the "Release checklist" page, the delete its last one.
  */
-const TASKS = '49dffeef-d8a6-55ba-b63e-bd485dd4467b';
-const TASKS_DB = 'a46e8460-824f-5049-86ff-40f44429f1d3';
-const TASK = '9bfd22b9-e904-59fd-8839-f006ee90623e';
-const INCIDENT_DOC = '6080af5a-0655-5b60-83c1-1aa49e200bab';
-const ENGINEERING = 'db6c1c9d-53a2-5637-8cce-ea8c6f7f8a30';
-const PRIYA = '5c6e4f2b-f8a8-5f0b-8e9e-33582fabfbd4';
+/** IDs of the conformance world (the baseline workspace) that sweeps and tests name. */
+export const IDS = {
+  token: 'ntn_conformance_token_00000000000',
+  tasks: '49dffeef-d8a6-55ba-b63e-bd485dd4467b', // the Sprint Tasks data source
+  tasksDb: 'a46e8460-824f-5049-86ff-40f44429f1d3',
+  task: '9bfd22b9-e904-59fd-8839-f006ee90623e', // "Migrate billing webhooks"
+  incidentDoc: '6080af5a-0655-5b60-83c1-1aa49e200bab', // "Incident response", one comment
+  engineering: 'db6c1c9d-53a2-5637-8cce-ea8c6f7f8a30',
+  priya: '5c6e4f2b-f8a8-5f0b-8e9e-33582fabfbd4',
+  hana: '9def87cc-819d-5542-b3e7-bf5689a8e558',
+} as const;
+const { tasks: TASKS, tasksDb: TASKS_DB, task: TASK, incidentDoc: INCIDENT_DOC, engineering: ENGINEERING, priya: PRIYA } = IDS;
 const text = (content: string) => [{ type: 'text', text: { content } }];
 
 /** Blocks of the "Release checklist" page (the dataset gives them fixed IDs). */

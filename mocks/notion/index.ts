@@ -5,7 +5,7 @@ import { NotionDatasetSchema, type NotionDataset } from './dataset.js';
 import { flatValue, plainText, titleOf, type Obj } from './model.js';
 import { pageOperations } from './pages.js';
 import { pageOf } from './query.js';
-import { childrenOf, loadDataset, lookup, notionContext, type NotionContext } from './store.js';
+import { childrenOf, collectionsOf, loadDataset, lookup, notionContext, type NotionCollections, type NotionContext } from './store.js';
 
 /**
  * Notion (api.notion.com/v1, API version 2025-09-03): pages and database rows, databases and
@@ -88,7 +88,7 @@ export const notionService = defineService<NotionDataset, NotionContext>({
    * `workspace`), icon, and content as plain lines (to-dos as `[ ]`/`[x]`).
    */
   views: (store) => {
-    const c = notionContext(undefined, { store } as never);
+    const c = collectionsOf(store);
     const rows: Record<string, unknown> = {};
     const text: Record<string, unknown> = {};
     for (const page of c.pages.values()) {
@@ -112,7 +112,7 @@ export const notionService = defineService<NotionDataset, NotionContext>({
 });
 
 /** A page's blocks as plain lines (to-dos marked `[ ]`/`[x]`), for graders. */
-function pageText(c: NotionContext, parentId: string, depth = 0): string {
+function pageText(c: Pick<NotionCollections, 'blocks'>, parentId: string, depth = 0): string {
   return childrenOf(c, parentId).map((block) => {
     const content = block[block.type as string] as Obj;
     const mark = block.type === 'to_do' ? (content.checked === true ? '[x] ' : '[ ] ') : '';

@@ -21,6 +21,7 @@ function parseProperties(c: NotionContext, source: Obj | null, given: unknown): 
   if (typeof given !== 'object' || given === null || Array.isArray(given)) throw validation('body failed validation: body.properties should be an object.');
   const schema: Record<string, Obj> = source ? { ...(source.properties as Record<string, Obj>) } : { title: { id: 'title', name: 'title', type: 'title', title: {} } };
   const out: Record<string, Obj> = {};
+  let added = false;
   for (const [key, value] of Object.entries(given as Obj)) {
     const name = key in schema ? key : Object.entries(schema).find(([, s]) => s.id === key)?.[0];
     if (name === undefined) throw validation(`${key} is not a property that exists.`);
@@ -29,10 +30,11 @@ function parseProperties(c: NotionContext, source: Obj | null, given: unknown): 
       const type = s.type as string;
       const config = s[type] as Obj;
       schema[name] = { ...s, [type]: { ...config, options: [...(config.options as OptionDef[]), option] } };
+      added = true;
     };
     out[name] = parseValue(name, schema[name]!, value, userLookup(c), addOption);
   }
-  return { properties: out, source: source ? { ...source, properties: schema } : null };
+  return { properties: out, source: source && added ? { ...source, properties: schema } : source };
 }
 
 function parentOf(c: NotionContext, parent: unknown): { parent: Obj; source: Obj | null } {

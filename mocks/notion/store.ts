@@ -16,13 +16,20 @@ export const blocks = (store: DocumentStore) => store.collection<Obj>('blocks');
 export const comments = (store: DocumentStore) => store.collection<Obj>('comments');
 const tokens = (store: DocumentStore) => store.collection<{ token: string; bot: string }>('tokens');
 
-export interface NotionContext {
+export interface NotionCollections {
   readonly users: Collection<Obj>;
   readonly databases: Collection<Obj>;
   readonly dataSources: Collection<Obj>;
   readonly pages: Collection<Obj>;
   readonly blocks: Collection<Obj>;
   readonly comments: Collection<Obj>;
+}
+
+export const collectionsOf = (store: DocumentStore): NotionCollections => ({
+  users: users(store), databases: databases(store), dataSources: dataSources(store), pages: pages(store), blocks: blocks(store), comments: comments(store),
+});
+
+export interface NotionContext extends NotionCollections {
   /** The integration's bot user ID, when the bearer token is one the dataset lists. */
   readonly caller: string | null;
   readonly ctx: ServiceContext;
@@ -31,10 +38,7 @@ export interface NotionContext {
 export function notionContext(authorization: string | undefined, ctx: ServiceContext): NotionContext {
   const token = /^Bearer (.+)$/i.exec(authorization ?? '')?.[1] ?? null;
   const known = token === null ? undefined : tokens(ctx.store).get(token);
-  return {
-    users: users(ctx.store), databases: databases(ctx.store), dataSources: dataSources(ctx.store), pages: pages(ctx.store),
-    blocks: blocks(ctx.store), comments: comments(ctx.store), caller: known?.bot ?? null, ctx,
-  };
+  return { ...collectionsOf(ctx.store), caller: known?.bot ?? null, ctx };
 }
 
 /** Without the mock's own fields. */

@@ -68,3 +68,22 @@ test('near misses score 0', async (t) => {
     }
   }
 });
+
+/** Answers that stop at the first page of an unfiltered query, or count a Done task, fail the check that names the miss. */
+test('near-miss answers fail their answer checks', async (t) => {
+  const dir = join('scenarios', 'collab/notion/overdue-high-priority');
+  const cases: [string, string][] = [
+    ['Patch OpenSSL on edge proxies (Owen Brooks).', 'names the Apple push certificate'],
+    ['Patch OpenSSL on edge proxies (Owen Brooks), Renew Apple push certificate (Lucia Ferreira), Fix invoice rounding (Tom Becker).', 'not the Done invoice task'],
+  ];
+  for (const [answer, check] of cases) {
+    const opened = await openWorld({ scenarioDir: dir });
+    try {
+      const result = await gradeWorld(opened, opened.world.gradingState('initial'), { agent: 'near-miss', answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+      t.is(result.reward, 0);
+      t.true(result.checks.some((c) => c.kind === 'answer' && c.description.includes(check) && !c.ok), check);
+    } finally {
+      await opened.world.journal.close();
+    }
+  }
+});

@@ -1,5 +1,8 @@
 import test from 'ava';
 import { Client } from '@notionhq/client';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { IDS } from '../mocks/notion/conformance.js';
 import { FaultRuleSchema } from '../mocks/core/fault-plan.js';
 import { MemoryJournal } from '../mocks/core/journal.js';
@@ -50,6 +53,13 @@ test.serial('IDs with or without dashes; a missing or malformed Notion-Version i
   t.like((await call('GET', `/v1/pages/${TASK}`, undefined, [['Notion-Version', 'latest']])).json, { status: 400, code: 'validation_error' });
   t.like((await call('GET', '/v1/pages/not-an-id')).json, { status: 400, code: 'validation_error' });
   t.like((await call('DELETE', '/v1/users')).json, { status: 400, code: 'invalid_request_url' });
+});
+
+test.serial('filter_properties keeps the named properties, by ID or name, as Notion sends and axios encodes them', async (t) => {
+  const status = (await call('GET', `/v1/pages/${TASK}`)).json.properties.Status.id as string;
+  t.deepEqual(Object.keys((await call('GET', `/v1/pages/${TASK}?filter_properties=title&filter_properties=${encodeURIComponent(status)}`)).json.properties), ['Task', 'Status']);
+  const rows = (await call('POST', `/v1/data_sources/${TASKS}/query?filter_properties[]=Due`, { page_size: 2 })).json.results;
+  t.deepEqual(rows.map((r: any) => Object.keys(r.properties)), [['Due'], ['Due']]);
 });
 
 test.serial('search: title words, most recently edited first unless asked otherwise, trashed pages left out', async (t) => {
@@ -111,4 +121,25 @@ test.serial('page Markdown: read, targeted edit, replace; the blocks follow', as
   t.like((await call('PATCH', `/v1/pages/${id}/markdown`, { type: 'update_content', update_content: { content_updates: [{ old_str: 'absent', new_str: 'x' }] } })).json, { status: 400 });
   const replaced = await call('PATCH', `/v1/pages/${id}/markdown`, { type: 'replace_content', replace_content: { new_str: '# Done\n1. Ship' } });
   t.is(replaced.json.markdown, '# Done\n1. Ship');
+});
+
+test('a dataset naming an unknown status, property or user stops the load naming the page and property', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'toolbench-notion-dataset-'));
+  cpSync(SCENARIO, dir, { recursive: true });
+  const file = join(dir, 'dataset', 'notion.json');
+  const data = JSON.parse(readFileSync(file, 'utf8')) as { pages: { id: string; properties: Record<string, unknown> }[] };
+  const row = data.pages.find((p) => p.id === TASK)!;
+  const broken = (change: (properties: Record<string, unknown>) => void) => {
+    const copy = structuredClone(data);
+    change(copy.pages.find((p) => p.id === TASK)!.properties);
+    writeFileSync(file, JSON.stringify(copy));
+    return t.throws(() => {
+      const prepared = prepareWorld({ scenarioDir: dir });
+      return new World({ seed: 1, epochMs: 0, tickMs: 1000, services: prepared.services, journal: new MemoryJournal(prepared.header) });
+    })!.message;
+  };
+  t.truthy(row);
+  t.regex(broken((p) => { p.Status = 'Blocked'; }), new RegExp(`pages: ${TASK}: Status: Invalid status option, \`Blocked\``));
+  t.regex(broken((p) => { p.Owner = 'x'; }), new RegExp(`pages: ${TASK}: Owner is not a property of data source`));
+  t.regex(broken((p) => { p.Assignee = ['00000000-0000-4000-8000-000000000000']; }), new RegExp(`pages: ${TASK}: Assignee: .*existing user IDs`));
 });

@@ -12,6 +12,15 @@ import { lookup, render, sourceOf, touch, userLookup, userObject, type NotionCon
 type Query = Record<string, string | string[]>;
 const one = (q: string | string[] | undefined) => (Array.isArray(q) ? q[0] : q);
 
+/** `filter_properties` (repeated, or `filter_properties[]` as axios sends it): only those properties, by ID or name. */
+function onlyProperties(page: Obj, query: Query): Obj {
+  const raw = query.filter_properties ?? query['filter_properties[]'];
+  if (raw === undefined) return page;
+  const wanted = new Set((Array.isArray(raw) ? raw : [raw]).map((v) => decodeURIComponent(v)));
+  const properties = Object.fromEntries(Object.entries(page.properties as Record<string, Obj>).filter(([name, v]) => wanted.has(String(v.id)) || wanted.has(name)));
+  return { ...page, properties };
+}
+
 const list = (type: string, page: { results: Obj[]; next_cursor: string | null; has_more: boolean }) =>
   ({ object: 'list', results: page.results.map(render), next_cursor: page.next_cursor, has_more: page.has_more, type, [type]: {} });
 
@@ -127,8 +136,8 @@ export const pageOperations = [
     return jsonResponse(200, render(c.pages.get(id)!));
   }, { input: { body: Body } }),
 
-  operation<NotionContext, '/v1/pages/:page_id'>('pages.retrieve', rest('GET', '/v1/pages/:page_id'), (call, c) =>
-    jsonResponse(200, render(lookup(c.pages, call.params.page_id, 'page')))),
+  operation<NotionContext, '/v1/pages/:page_id', Query>('pages.retrieve', rest('GET', '/v1/pages/:page_id'), (call, c) =>
+    jsonResponse(200, onlyProperties(render(lookup(c.pages, call.params.page_id, 'page')), call.query))),
 
   operation<NotionContext, '/v1/pages/:page_id', Query, Body>('pages.update', rest('PATCH', '/v1/pages/:page_id'), (call, c) => {
     const page = lookup(c.pages, call.params.page_id, 'page');
@@ -200,7 +209,8 @@ export const pageOperations = [
     let rows = c.pages.filter((p) => (p.parent as Obj).data_source_id === source.id && (p.in_trash === true) === trashed);
     if (body.filter !== undefined) rows = rows.filter(compileFilter(body.filter, schema));
     rows = sortPages(rows, body.sorts, schema);
-    return jsonResponse(200, list('page_or_data_source', pageOf(rows, body.start_cursor, body.page_size)));
+    const page = pageOf(rows, body.start_cursor, body.page_size);
+    return jsonResponse(200, list('page_or_data_source', { ...page, results: page.results.map((row) => onlyProperties(row, call.query)) }));
   }, { input: { body: Body } }),
 
   operation<NotionContext, '/v1/data_sources', Query, Body>('dataSources.create', rest('POST', '/v1/data_sources'), (call, c) => {

@@ -2,10 +2,9 @@ import test from 'ava';
 import { join } from 'node:path';
 import { notionService } from '../mocks/notion/index.js';
 import { gradeWorld } from '../scenarios/grade-world.js';
-import { alternatives } from '../scenarios/expectations.js';
 import { findScenarios } from '../scenarios/validate.js';
 import { openWorld } from '../scenarios/world.js';
-import { scenarioSuite } from './helpers/scenario-suite.js';
+import { scenarioSetSuite, scenarioSuite } from './helpers/scenario-suite.js';
 
 // Every Notion scenario of the collab group (helpers/scenario-suite): valid (oracle arguments
 // against the real server's input schemas), nop 0, oracle 1 through the real
@@ -20,22 +19,7 @@ const manifests = scenarioSuite({
   reads: ['search', 'dataSources.query'],
 });
 
-test('at least 5 Notion scenarios, each with its own seed and epoch, a workspace of many rows, writes required through MCP by operation', async (t) => {
-  t.true(dirs.length >= 5, `${dirs.length} scenarios`);
-  const seeds = [...manifests.values()].map((m) => m.seed);
-  const epochs = [...manifests.values()].map((m) => m.epoch);
-  t.is(new Set(seeds).size, seeds.length, `seeds ${seeds.join(', ')}`);
-  t.is(new Set(epochs).size, epochs.length, `epochs ${epochs.join(', ')}`);
-  for (const [dir, manifest] of manifests) {
-    t.true(manifest.expect.required_calls.flatMap(alternatives).every((call) => call.operation !== undefined && call.tool?.endpoint === 'notion'), `${manifest.id}: required calls name the operation and the MCP tool`);
-    const { world } = await openWorld({ scenarioDir: dir });
-    try {
-      t.true(Object.keys(world.state().notion!.pages!).length >= 40, `${manifest.id}: a non-trivial workspace`);
-    } finally {
-      await world.journal.close();
-    }
-  }
-});
+scenarioSetSuite('Notion', 'notion', manifests, { collection: 'pages', min: 40, what: 'a non-trivial workspace' });
 
 const H = (token: string): [string, string][] => [['Authorization', `Bearer ${token}`], ['Notion-Version', '2025-09-03'], ['Content-Type', 'application/json']];
 

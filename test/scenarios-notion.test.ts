@@ -4,7 +4,7 @@ import { notionService } from '../mocks/notion/index.js';
 import { gradeWorld } from '../scenarios/grade-world.js';
 import { findScenarios } from '../scenarios/validate.js';
 import { openWorld } from '../scenarios/world.js';
-import { scenarioSetSuite, scenarioSuite } from './helpers/scenario-suite.js';
+import { isRestWrite, scenarioSetSuite, scenarioSuite } from './helpers/scenario-suite.js';
 
 // Every Notion scenario of the collab group (helpers/scenario-suite): valid (oracle arguments
 // against the real server's input schemas), nop 0, oracle 1 through the real
@@ -16,7 +16,8 @@ const manifests = scenarioSuite({
   dirs,
   credentialOk: (world, token) => typeof token === 'string' && token in (world.state().notion!.tokens ?? {}),
   operationNames: notionService.kit.operations.map((operation) => operation.name),
-  reads: ['search', 'dataSources.query'],
+  // Search and queries are POSTs that only read.
+  isWrite: (entry) => isRestWrite(entry) && !['search', 'dataSources.query'].includes(entry.operation?.name ?? ''),
 });
 
 scenarioSetSuite('Notion', 'notion', manifests, { collection: 'pages', min: 40, what: 'a non-trivial workspace' });

@@ -36,8 +36,6 @@ export interface ScenarioSuite {
    * that read by POST (Slack, as slack-go calls it) name their reads by operation.
    */
   isWrite?: (entry: JournalEntry) => boolean;
-  /** Operations that only read although they are not GETs (Notion's POST search and queries): not writes. */
-  reads?: readonly string[];
 }
 
 /**
@@ -47,7 +45,6 @@ export interface ScenarioSuite {
  * and the oracle's journal replays byte for byte. One world per trial, driven in process.
  */
 export function scenarioSuite({ service, services = [service], dirs, credentialOk, operationNames, endpoints = services, isWrite = isRestWrite }: ScenarioSuite): Map<string, ScenarioManifest> {
-export function scenarioSuite({ service, services = [service], dirs, credentialOk, operationNames, reads = [] }: ScenarioSuite): Map<string, ScenarioManifest> {
   const manifests = new Map(dirs.map((dir) => [dir, loadScenarioManifest(dir)]));
   const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
   // By `endpoint/tool`.
@@ -139,11 +136,12 @@ export function scenarioSuite({ service, services = [service], dirs, credentialO
       for (const callId of [...new Set(http.filter((e) => isWrite(e) && !readOnly(e)).map((e) => e.attribution?.callId ?? null))]) {
       const write = (e: JournalEntry) => isWrite(e) && !reads.includes(e.operation?.name ?? '');
       for (const callId of [...new Set(http.filter(write).map((e) => e.attribution?.callId ?? null))]) {
+      for (const callId of [...new Set(http.filter(isWrite).map((e) => e.attribution?.callId ?? null))]) {
         const bypassed = http.map((e) => (e.attribution?.callId === callId
           ? { ...e, attribution: { kind: 'direct' as const, client: null, endpoint: null, tool: null, callId: null } } : e));
         const withoutCall = mcp.filter((r) => !(r.kind === 'call' && r.callId === callId));
         const checks = gradeRequiredCalls(manifest.expect.required_calls, bypassed, withoutCall);
-        const writes = http.filter((e) => e.attribution?.callId === callId && write(e)).map((e) => `#${e.seq} ${e.method} ${e.target} ${e.operation?.name ?? ''}`);
+        const writes = http.filter((e) => e.attribution?.callId === callId && isWrite(e)).map((e) => `#${e.seq} ${e.method} ${e.target} ${e.operation?.name ?? ''}`);
         t.false(checks.every((c) => c.ok), `the writes of one tool call made directly (${writes.join(', ')}) still pass every required call`);
       }
     });
@@ -177,7 +175,7 @@ export function scenarioSetSuite(label: string, service: string, manifests: Map<
 }
 
 /** A request that changed state: a successful non-GET, except GraphQL queries (which are POSTs too). */
-function isRestWrite(e: JournalEntry): boolean {
+export function isRestWrite(e: JournalEntry): boolean {
   if (e.operation?.name.startsWith('Query.')) return false;
   return !['GET', 'HEAD', 'OPTIONS'].includes(e.method) && e.response.status < 300;
 }

@@ -134,9 +134,6 @@ export function scenarioSuite({ service, services = [service], dirs, credentialO
       }
       const readOnly = (e: JournalEntry) => readOnlyTools.has(`${e.attribution?.endpoint ?? ''}/${e.attribution?.tool ?? ''}`);
       for (const callId of [...new Set(http.filter((e) => isWrite(e) && !readOnly(e)).map((e) => e.attribution?.callId ?? null))]) {
-      const write = (e: JournalEntry) => isWrite(e) && !reads.includes(e.operation?.name ?? '');
-      for (const callId of [...new Set(http.filter(write).map((e) => e.attribution?.callId ?? null))]) {
-      for (const callId of [...new Set(http.filter(isWrite).map((e) => e.attribution?.callId ?? null))]) {
         const bypassed = http.map((e) => (e.attribution?.callId === callId
           ? { ...e, attribution: { kind: 'direct' as const, client: null, endpoint: null, tool: null, callId: null } } : e));
         const withoutCall = mcp.filter((r) => !(r.kind === 'call' && r.callId === callId));

@@ -8,6 +8,7 @@ import { zendeskService } from './zendesk/index.js';
 import { shopifyService } from './shopify/index.js';
 import { twilioService } from './twilio/index.js';
 import { googleService } from './google/index.js';
+import { notionService } from './notion/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -20,4 +21,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [twilioService.id, twilioService],
   [hubspotService.id, hubspotService],
   [googleService.id, googleService],
+  [notionService.id, notionService],
 ]);

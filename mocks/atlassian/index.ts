@@ -3,6 +3,7 @@ import { atlassianAuth, atlassianContext, type AtlassianCtx } from './context.js
 import { AtlassianDatasetSchema, type AtlassianDataset } from './dataset.js';
 import { atlassianErrors, atlassianFault, atlassianRefusal } from './errors.js';
 import { agileOperations } from './jira/agile.js';
+import { attachmentOperations } from './jira/attachments.js';
 import { jiraTail } from './jira/fallback.js';
 import { issueOperations } from './jira/issues.js';
 import { metaOperations } from './jira/meta.js';
@@ -21,7 +22,7 @@ export const atlassianService = defineService<AtlassianDataset, AtlassianCtx>({
   dataset: AtlassianDatasetSchema,
   load: loadAtlassian,
   context: atlassianContext,
-  operations: [...issueOperations, ...searchOperations, ...metaOperations, ...agileOperations],
+  operations: [...issueOperations, ...searchOperations, ...metaOperations, ...attachmentOperations, ...agileOperations],
   errors: (error) => atlassianErrors(error),
   refusal: atlassianRefusal,
   middleware: [atlassianAuth],
@@ -29,7 +30,7 @@ export const atlassianService = defineService<AtlassianDataset, AtlassianCtx>({
   fallback: jiraTail,
   volatile: {
     // Timestamps of change, ranks renumbered by a move, and the records kept for feeds and queues.
-    'jira.issues': ['updated', 'rank', 'statuscategorychangedate'],
+    'jira.issues': ['updated', 'rank'],
     'jira.projects': ['last_number'],
     'jira.changelog': '*',
     'jira.bulk_tasks': '*',

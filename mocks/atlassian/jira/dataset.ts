@@ -109,6 +109,15 @@ export const FilterSchema = z.object({
   favourite: z.boolean().default(false),
 }).strict();
 
+/** Dashboards are answered by the spec fallback (`spec:/rest/api/3/dashboard`): seeded from here. */
+export const DashboardSchema = z.object({
+  id: z.string().regex(/^\d+$/),
+  name: z.string().min(1),
+  description: z.string().default(''),
+  owner: z.string().min(1),
+  favourite: z.boolean().default(false),
+}).strict();
+
 export const JiraDatasetSchema = z.object({
   /** The workflow's statuses; default To Do, In Progress, In Review, Done. */
   statuses: z.array(StatusSchema).optional(),
@@ -119,6 +128,7 @@ export const JiraDatasetSchema = z.object({
   boards: z.array(BoardSchema).default([]),
   sprints: z.array(SprintSchema).default([]),
   filters: z.array(FilterSchema).default([]),
+  dashboards: z.array(DashboardSchema).default([]),
 }).strict();
 
 export type JiraDataset = z.infer<typeof JiraDatasetSchema>;

@@ -1,6 +1,7 @@
 import { ToolbenchError } from '../../core/errors.js';
 import type { LoadContext } from '../../core/service.js';
 import type { JiraDataset } from './dataset.js';
+import { jiraSpecFallback } from './fallback.js';
 import {
   adfOf, DEFAULT_STATUSES, ISSUE_TYPES, jiraDb, jiraTime, LINK_TYPES, parseDuration, PRIORITIES, RESOLUTIONS, type Adf, type JiraDb,
 } from './model.js';
@@ -134,6 +135,19 @@ export function loadJira(data: JiraDataset, ctx: LoadContext, user: (ref: string
     const id = String(10000 + i);
     db.filters.put(id, { id, name: f.name, jql: f.jql, owner: user(f.owner, `filters[${i}].owner`), description: f.description, favourite: f.favourite });
   });
+  if (data.dashboards.length > 0) {
+    const site = ctx.store.collection<{ base_url: string }>('site').get('site')!;
+    jiraSpecFallback().seed({
+      '/rest/api/3/dashboard': data.dashboards.map((d, i) => {
+        const owner = user(d.owner, `dashboards[${i}].owner`);
+        const name = ctx.store.collection<{ displayName: string }>('users').get(owner)!.displayName;
+        return {
+          id: d.id, name: d.name, description: d.description, isFavourite: d.favourite, popularity: d.favourite ? 1 : 0, owner: { accountId: owner, displayName: name, active: true },
+          self: `${site.base_url}/rest/api/3/dashboard/${d.id}`, view: `${site.base_url}/jira/dashboards/${d.id}`, sharePermissions: [], editPermissions: [], isWritable: true, systemDashboard: false,
+        };
+      }),
+    }, ctx);
+  }
   ctx.ids.reserve('jira-issue', issueId);
   ctx.ids.reserve('jira-comment', commentId);
   ctx.ids.reserve('jira-worklog', worklogId);

@@ -68,6 +68,7 @@ export interface ChangeDoc { id: string; issue: string; author: string; created:
 export interface BoardDoc { id: number; name: string; type: 'scrum' | 'kanban' | 'simple'; project: string; filter: string }
 export interface SprintDoc { id: number; board: number; name: string; state: 'future' | 'active' | 'closed'; goal: string; startDate: string | null; endDate: string | null; completeDate: string | null; createdDate: string }
 export interface FilterDoc { id: string; name: string; jql: string; owner: string; description: string; favourite: boolean }
+export interface AttachmentDoc { id: string; issue: string; filename: string; author: string; created: string; size: number; mimeType: string; content: string }
 export interface BulkTaskDoc { taskId: string; status: 'COMPLETE'; submittedBy: string; created: number; successfulIssues: string[]; failedIssues: Record<string, unknown>; kind: string }
 
 export interface JiraDb {
@@ -85,9 +86,11 @@ export interface JiraDb {
   sprints: Collection<SprintDoc>;
   filters: Collection<FilterDoc>;
   bulk_tasks: Collection<BulkTaskDoc>;
+  /** Content as base64. */
+  attachments: Collection<AttachmentDoc>;
 }
 
-const NAMES = ['statuses', 'transitions', 'projects', 'issues', 'comments', 'worklogs', 'deleted_worklogs', 'links', 'link_types', 'changelog', 'boards', 'sprints', 'filters', 'bulk_tasks'] as const;
+const NAMES = ['statuses', 'transitions', 'projects', 'issues', 'comments', 'worklogs', 'deleted_worklogs', 'links', 'link_types', 'changelog', 'boards', 'sprints', 'filters', 'bulk_tasks', 'attachments'] as const;
 
 /** Jira's collections are prefixed `jira.` so Confluence's can sit beside them in one store. */
 export function jiraDb(store: DocumentStore): JiraDb {

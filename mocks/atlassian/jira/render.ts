@@ -1,7 +1,7 @@
 import { renderUser, type SiteDoc, type TenantDb } from '../model.js';
 import {
   formatDuration, ISSUE_TYPES, PRIORITIES, RESOLUTIONS, SPRINT_FIELD, STORY_POINTS_FIELD,
-  type BoardDoc, type CommentDoc, type IssueDoc, type JiraDb, type ProjectDoc, type SprintDoc, type StatusDoc, type WorklogDoc,
+  type AttachmentDoc, type BoardDoc, type CommentDoc, type IssueDoc, type JiraDb, type ProjectDoc, type SprintDoc, type StatusDoc, type WorklogDoc,
 } from './model.js';
 
 /** What rendering needs: the site (for `self` links), the people, Jira's collections. */
@@ -113,6 +113,14 @@ export function worklog(v: View, w: WorklogDoc): Record<string, unknown> {
   };
 }
 
+export function attachment(v: View, a: AttachmentDoc): Record<string, unknown> {
+  return {
+    self: `${v.site.base_url}${API}/attachment/${a.id}`, id: a.id, filename: a.filename, author: user(v, a.author), created: a.created, size: a.size, mimeType: a.mimeType,
+    content: `${v.site.base_url}${API}/attachment/content/${a.id}`,
+    ...(a.mimeType.startsWith('image/') ? { thumbnail: `${v.site.base_url}${API}/attachment/thumbnail/${a.id}` } : {}),
+  };
+}
+
 /** An issue as a short reference (links, parents, subtasks): id, key, self and four fields. */
 export function issueRef(v: View, issue: IssueDoc): Record<string, unknown> {
   return {
@@ -166,7 +174,7 @@ function allFields(v: View, issue: IssueDoc): Record<string, unknown> {
     },
     [SPRINT_FIELD]: sprints.length ? sprints.map(sprint) : null,
     [STORY_POINTS_FIELD]: issue.story_points,
-    attachment: [],
+    attachment: v.db.attachments.filter((a) => a.issue === issue.key).map((a) => attachment(v, a)),
     aggregatetimeestimate: issue.original_estimate === null ? null : Math.max(0, issue.original_estimate - spent),
     summary: issue.summary,
     creator: user(v, issue.creator),

@@ -16,7 +16,7 @@ function renderFilter(c: AtlassianCtx, f: FilterDoc): Record<string, unknown> {
   return {
     self: `${c.site.base_url}/rest/api/3/filter/${f.id}`, id: f.id, name: f.name, description: f.description, owner: renderUser(c.site, c.tenant.users.get(f.owner)!, 'short'),
     jql: f.jql, viewUrl: `${c.site.base_url}/issues/?filter=${f.id}`, searchUrl: `${c.site.base_url}/rest/api/3/search?jql=${encodeURIComponent(f.jql)}`,
-    favourite: f.favourite, favouritedCount: f.favourite ? 1 : 0, sharePermissions: [], editPermissions: [], isWritable: f.owner === me(c).accountId,
+    favourite: f.favourite, favouritedCount: f.favourite ? 1 : 0, sharePermissions: [], editPermissions: [],
   };
 }
 
@@ -79,8 +79,8 @@ export const metaOperations: Operation<AtlassianCtx>[] = [
 
   operation('field.list', rest('GET', '/rest/api/3/field'), () => jsonResponse(200, [
     ...SYSTEM_FIELDS.map((id) => ({ id, key: id, name: id[0]!.toUpperCase() + id.slice(1), custom: false, orderable: true, navigable: true, searchable: true, clauseNames: [id], schema: { type: 'string', system: id } })),
-    { id: SPRINT_FIELD, key: SPRINT_FIELD, name: 'Sprint', untranslatedName: 'Sprint', custom: true, orderable: true, navigable: true, searchable: true, clauseNames: ['cf[10020]', 'Sprint'], schema: { type: 'array', items: 'json', custom: 'com.pyxis.greenhopper.jira:gh-sprint', customId: 10020 } },
-    { id: STORY_POINTS_FIELD, key: STORY_POINTS_FIELD, name: 'Story point estimate', untranslatedName: 'Story point estimate', custom: true, orderable: true, navigable: true, searchable: true, clauseNames: ['cf[10016]', 'Story point estimate'], schema: { type: 'number', custom: 'com.pyxis.greenhopper.jira:jsw-story-points', customId: 10016 } },
+    { id: SPRINT_FIELD, key: SPRINT_FIELD, name: 'Sprint', custom: true, orderable: true, navigable: true, searchable: true, clauseNames: ['cf[10020]', 'Sprint'], schema: { type: 'array', items: 'json', custom: 'com.pyxis.greenhopper.jira:gh-sprint', customId: 10020 } },
+    { id: STORY_POINTS_FIELD, key: STORY_POINTS_FIELD, name: 'Story point estimate', custom: true, orderable: true, navigable: true, searchable: true, clauseNames: ['cf[10016]', 'Story point estimate'], schema: { type: 'number', custom: 'com.pyxis.greenhopper.jira:jsw-story-points', customId: 10016 } },
   ])),
 
   operation('label.list', rest('GET', '/rest/api/3/label'), (call, c: AtlassianCtx) => {

@@ -30,7 +30,7 @@ export const atlassianService = defineService<AtlassianDataset, AtlassianCtx>({
   fallback: jiraTail,
   volatile: {
     // Timestamps of change, ranks renumbered by a move, and the records kept for feeds and queues.
-    'jira.issues': ['updated', 'rank'],
+    'jira.issues': ['updated', 'rank', 'resolutiondate'],
     'jira.projects': ['last_number'],
     'jira.changelog': '*',
     'jira.bulk_tasks': '*',

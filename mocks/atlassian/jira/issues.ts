@@ -263,6 +263,7 @@ export const issueOperations: Operation<AtlassianCtx>[] = [
     if (!type) throw jiraError(404, [`No issue link type with name '${body.type.name ?? body.type.id}' found.`]);
     const inward = issueOf(c, body.inwardIssue.key ?? body.inwardIssue.id ?? '');
     const outward = issueOf(c, body.outwardIssue.key ?? body.outwardIssue.id ?? '');
+    if (inward.key === outward.key) throw jiraError(400, ['You cannot link an issue to itself.']);
     if (!c.jira.links.find((l) => l.type === type.name && l.inward === inward.key && l.outward === outward.key)) {
       const id = String(c.ctx.ids.next('jira-link', 10000));
       c.jira.links.put(id, { id, type: type.name, inward: inward.key, outward: outward.key });

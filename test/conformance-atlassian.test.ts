@@ -4,9 +4,14 @@ import { sweep } from '../mocks/atlassian/conformance.js';
 import { conformance } from './helpers/conformance.js';
 
 // The conformance suite over the Atlassian site (test/helpers/conformance.ts): determinism, seeds,
-// error and fault shapes, volatile fields, and all 91 tools of the pinned mcp-jira-cloud through MCP.
+// error and fault shapes, volatile fields, and every tool of both endpoints through MCP: the 91 of
+// mcp-jira-cloud (jira) and the 40 of mcp-atlassian (confluence).
 
-const AtlassianError = z.object({ errorMessages: z.array(z.string()), errors: z.record(z.string()) }).strict();
+// Jira's envelope, and Confluence's (every error under /wiki).
+const AtlassianError = z.union([
+  z.object({ errorMessages: z.array(z.string()), errors: z.record(z.string()) }).strict(),
+  z.object({ statusCode: z.number().int(), data: z.object({ authorized: z.boolean(), valid: z.boolean(), errors: z.array(z.unknown()), successful: z.literal(false) }).strict(), message: z.string(), reason: z.string() }).strict(),
+]);
 const adf = (text: string) => ({ type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] });
 
 conformance(test, {
@@ -17,6 +22,8 @@ conformance(test, {
     issueIdOrKey: ['ENG-5', 'ENG-12', 'MOB-3', '10020', 'ENG-999'], projectIdOrKey: ['ENG', 'MOB', '10002', 'NOPE'], boardId: ['1', '2', '3', '99'],
     sprintId: ['42', '43', '44', '999'], epicIdOrKey: ['ENG-1', 'ENG-2', 'ENG-5', 'none'], id: ['10000', '10001', '10003', '99999'], linkId: ['10001', '99999'],
     taskId: ['10000', '99999'], issueTypeId: ['10001', '10003', '99999'], dashboardId: ['10000'], gadgetId: ['10000'],
+    spaceKey: ['ENG', 'OPS', 'NOPE'], type: ['page', 'comment', 'attachment'], pageId: ['65008', '65003'], filename: ['retry-dashboard.txt', 'missing.txt'], label: ['api', 'limits', 'nope'],
+    rest: ['user/current', 'content/65003'],
   },
   bodies: {
     'POST /rest/api/3/issue': (r, i) => ({ fields: { project: { key: r.pick(['ENG', 'MOB', 'OPS']) }, issuetype: { name: r.pick(['Bug', 'Task', 'Story']) }, summary: `Generated ${i}`, description: adf(`Body ${i}`), labels: [r.pick(['gen', 'customer'])] } }),
@@ -43,12 +50,19 @@ conformance(test, {
     'POST /rest/agile/1.0/backlog/issue': () => ({ issues: ['ENG-8'] }),
     'PUT /rest/agile/1.0/issue/rank': () => ({ issues: ['ENG-10'], rankAfterIssue: 'ENG-11' }),
     'POST /rest/agile/1.0/epic/:epicIdOrKey/issue': () => ({ issues: ['ENG-12'] }),
+    'POST /wiki/rest/api/content': (r, i) => (r.int(0, 2) === 0
+      ? { type: 'comment', container: { id: r.pick(['65003', '65008']), type: 'page' }, body: { storage: { value: `<p>Comment ${i}</p>`, representation: 'storage' } } }
+      : { type: 'page', title: `Generated page ${i}`, space: { key: r.pick(['ENG', 'OPS']) }, body: { storage: { value: `<p>Body ${i}</p>`, representation: 'storage' } } }),
+    'PUT /wiki/rest/api/content/:id': (r, i) => ({ version: { number: r.int(1, 3) }, title: `Renamed ${i}`, type: 'page' }),
+    'POST /wiki/rest/api/content/:id/label': (r) => [{ prefix: 'global', name: r.pick(['reviewed', 'draft']) }] as unknown as Record<string, unknown>,
   },
-  skipRoutes: ['POST /rest/api/3/issue/:issueIdOrKey/attachments'],
+  skipRoutes: ['POST /rest/api/3/issue/:issueIdOrKey/attachments', 'POST /wiki/rest/api/content/:id/child/attachment'],
   requests: [
     (r) => ({ method: 'GET', target: `/rest/api/3/search/jql?jql=${encodeURIComponent(r.pick(['project = ENG AND status != Done ORDER BY priority DESC', 'sprint in openSprints() AND assignee is EMPTY', 'text ~ "export" OR labels in (regression, security)']))}&fields=summary,status,assignee&maxResults=${r.int(1, 20)}` }),
     (r) => ({ method: 'GET', target: `/rest/api/3/search?jql=${encodeURIComponent('project = ENG ORDER BY key ASC')}&startAt=${r.int(0, 30)}&maxResults=${r.int(1, 10)}` }),
     (r) => ({ method: 'GET', target: `/rest/api/3/user/search?query=${r.pick(['pri', 'a', 'zz'])}` }),
+    (r) => ({ method: 'GET', target: `/wiki/rest/api/content/search?cql=${encodeURIComponent(r.pick(['space = ENG AND type = page ORDER BY title', 'label = runbook', 'text ~ "on-call" OR title ~ "policy"', 'ancestor = 65001']))}&limit=${r.int(1, 10)}&expand=space,version` }),
+    (r) => ({ method: 'GET', target: `/wiki/rest/api/content?spaceKey=${r.pick(['ENG', 'HR'])}&limit=${r.int(1, 5)}&start=${r.int(0, 3)}` }),
   ],
   seeded: {},
   errorShape: AtlassianError,

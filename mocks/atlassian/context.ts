@@ -16,6 +16,8 @@ export interface AtlassianCtx {
   /** For Jira's renderers. */
   view: View;
   auth: Authenticated<UserDoc>;
+  /** The request's path: errors under `/wiki` are Confluence's. */
+  path: string;
 }
 
 /** The caller's account; handlers run only after the auth middleware let the request through. */
@@ -35,7 +37,7 @@ export function atlassianContext(req: ServiceRequest, ctx: ServiceContext): Atla
     const token = tenant.tokens.get(`${(presented.user ?? '').toLowerCase()}:${secret}`);
     return token ? tenant.users.get(token.accountId) : undefined;
   });
-  return { ctx, site, tenant, jira, view: { site, tenant, db: jira }, auth };
+  return { ctx, site, tenant, jira, view: { site, tenant, db: jira }, auth, path: req.path };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConfluenceDatasetSchema } from './confluence/dataset.js';
 import { JiraDatasetSchema } from './jira/dataset.js';
 
 /**
@@ -40,6 +41,7 @@ export const AtlassianDatasetSchema = z.object({
   users: z.array(UserSchema).default([]),
   tokens: z.array(TokenSchema).default([]),
   jira: JiraDatasetSchema.default({}),
+  confluence: ConfluenceDatasetSchema.default({}),
 }).strict();
 
 export type AtlassianDataset = z.infer<typeof AtlassianDatasetSchema>;

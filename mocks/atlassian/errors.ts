@@ -2,6 +2,7 @@ import { jsonResponse, type ServiceRequest, type ServiceResponse } from '../core
 import type { FaultOrder, ServiceContext } from '../core/service.js';
 import type { RefusalDetail } from '../kit/define.js';
 import { ServiceError, type KitRefusal } from '../kit/errors.js';
+import { confluenceErrorBody } from './confluence/errors.js';
 
 /**
  * Atlassian's REST error envelope (Jira's, and Confluence v1's `ErrorCollection`):
@@ -11,7 +12,12 @@ export function jiraError(status: number, messages: readonly string[], errors: R
   return new ServiceError(status, 'atlassian', messages[0] ?? Object.values(errors)[0] ?? '', { errorMessages: [...messages], errors: { ...errors } }, headers);
 }
 
-export function atlassianErrors(error: ServiceError): ServiceResponse {
+export function atlassianErrors(error: ServiceError, context: { path: string } | null = null): ServiceResponse {
+  // Confluence's own errors, and the kit's refusals and auth errors under /wiki, in Confluence's envelope.
+  if (error.code === 'confluence' || (context?.path.startsWith('/wiki/') ?? false)) {
+    const message = error.code === 'atlassian' ? String((error.details.errorMessages as string[] | undefined)?.[0] ?? Object.values((error.details.errors ?? {}) as Record<string, string>)[0] ?? error.message) : error.message;
+    return jsonResponse(error.status, confluenceErrorBody(new ServiceError(error.status, 'confluence', message, error.code === 'confluence' ? error.details : {})), [...error.headers]);
+  }
   const body = error.code === 'atlassian'
     ? { errorMessages: error.details.errorMessages ?? [], errors: error.details.errors ?? {} }
     : { errorMessages: [error.message], errors: {} };
@@ -46,15 +52,16 @@ export function atlassianRefusal(reason: KitRefusal, detail: RefusalDetail): Ser
  * `Retry-After` (seconds) and its `X-RateLimit-*` headers and `RateLimit-Reason`; 5xx the
  * generic server error; `reset` a 502 the transport cuts, `timeout` a gateway's 504.
  */
-export function atlassianFault(order: FaultOrder, _req: ServiceRequest, ctx: ServiceContext): ServiceResponse {
+export function atlassianFault(order: FaultOrder, req: ServiceRequest, ctx: ServiceContext): ServiceResponse {
+  const where = { path: req.path };
   if (order.kind === '429') {
     const reset = new Date(ctx.nowMs + order.retryAfter * 1000).toISOString();
     return atlassianErrors(jiraError(429, ['Rate limit exceeded.'], {}, [
       ['Retry-After', String(order.retryAfter)], ['X-RateLimit-Limit', '100'], ['X-RateLimit-Remaining', '0'],
       ['X-RateLimit-Reset', reset], ['RateLimit-Reason', 'jira-quota-tenant-based'],
-    ]));
+    ]), where);
   }
   const status = order.kind === 'reset' ? 502 : order.kind === 'timeout' ? 504 : Number(order.kind);
   const headers: [string, string][] = order.kind === '503' ? [['Retry-After', String(order.retryAfter)]] : [];
-  return atlassianErrors(jiraError(status, [status === 500 ? 'Internal server error' : 'The service is temporarily unavailable. Please try again later.'], {}, headers));
+  return atlassianErrors(jiraError(status, [status === 500 ? 'Internal server error' : 'The service is temporarily unavailable. Please try again later.'], {}, headers), where);
 }

@@ -2,6 +2,7 @@ import { defineService } from '../kit/define.js';
 import { atlassianAuth, atlassianContext, type AtlassianCtx } from './context.js';
 import { AtlassianDatasetSchema, type AtlassianDataset } from './dataset.js';
 import { atlassianErrors, atlassianFault, atlassianRefusal } from './errors.js';
+import { confluenceOperations, siteNotFound } from './confluence/content.js';
 import { agileOperations } from './jira/agile.js';
 import { attachmentOperations } from './jira/attachments.js';
 import { jiraTail } from './jira/fallback.js';
@@ -22,8 +23,8 @@ export const atlassianService = defineService<AtlassianDataset, AtlassianCtx>({
   dataset: AtlassianDatasetSchema,
   load: loadAtlassian,
   context: atlassianContext,
-  operations: [...issueOperations, ...searchOperations, ...metaOperations, ...attachmentOperations, ...agileOperations],
-  errors: (error) => atlassianErrors(error),
+  operations: [...issueOperations, ...searchOperations, ...metaOperations, ...attachmentOperations, ...agileOperations, ...confluenceOperations, ...siteNotFound],
+  errors: (error, context) => atlassianErrors(error, context),
   refusal: atlassianRefusal,
   middleware: [atlassianAuth],
   fault: atlassianFault,

@@ -2,6 +2,7 @@ import { ToolbenchError } from '../core/errors.js';
 import type { LoadContext } from '../core/service.js';
 import { uuidId } from '../kit/ids.js';
 import type { AtlassianDataset } from './dataset.js';
+import { loadConfluence } from './confluence/load.js';
 import { loadJira } from './jira/load.js';
 import { findUser, tenantDb, type TenantDb } from './model.js';
 
@@ -26,6 +27,7 @@ export function loadAtlassian(data: AtlassianDataset, ctx: LoadContext): void {
     db.tokens.put(`${user.emailAddress.toLowerCase()}:${token.token}`, { email: user.emailAddress, token: token.token, accountId: user.accountId });
   });
   loadJira(data.jira, ctx, (ref, where) => userRef(db, ref, where));
+  loadConfluence(data.confluence, ctx, (ref, where) => userRef(db, ref, where));
 }
 
 /** The account ID a dataset reference (email, account ID or display name) names. */

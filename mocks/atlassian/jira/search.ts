@@ -33,6 +33,8 @@ export function bounded(query: Query): boolean {
   return query.where !== null;
 }
 
+const DAY = 86_400_000;
+const UNRESOLVED = '\u0000unresolved';
 const DEFAULT_DESC = new Set(['created', 'updated', 'priority', 'resolutiondate']);
 const ALIASES: Record<string, string> = {
   issuekey: 'key', type: 'issuetype', 'issue type': 'issuetype', due: 'duedate', resolved: 'resolutiondate', component: 'component',
@@ -40,7 +42,7 @@ const ALIASES: Record<string, string> = {
 };
 const FIELDS = new Set(['project', 'key', 'id', 'status', 'statuscategory', 'assignee', 'reporter', 'creator', 'labels', 'text', 'summary', 'description',
   'comment', 'environment', 'issuetype', 'priority', 'resolution', 'sprint', 'parent', 'component', 'fixversion', 'created', 'updated', 'duedate',
-  'resolutiondate', 'rank', 'storypoints', 'watcher', 'labels']);
+  'resolutiondate', 'rank', 'storypoints', 'watcher', 'labels', 'worklogauthor', 'worklogdate']);
 
 function canonical(field: string): string {
   const lower = field.toLowerCase();
@@ -72,12 +74,18 @@ function compile(clause: Clause, c: SearchContext): Test {
   }
   if (['>', '>=', '<', '<='].includes(op)) {
     if (clause.operand.kind === 'list' || clause.operand.kind === 'empty') throw new JqlError(`The operator '${op}' does not support the list value for field '${clause.field}'.`);
-    const bound = ordinal(field, clause.operand, c, clause.field);
+    const bound = ordinal(field === 'worklogdate' ? 'created' : field, clause.operand, c, clause.field);
     const cmp = (a: number) => (op === '>' ? a > bound : op === '>=' ? a >= bound : op === '<' ? a < bound : a <= bound);
+    if (field === 'worklogdate') {
+      // Some worklog of the issue started in range (by day, as Jira compares dates).
+      return (i) => c.view.db.worklogs.filter((w) => w.issue === i.key).some((w) => cmp(Math.floor(Date.parse(w.started.replace(/\+0000$/, 'Z')) / DAY) * DAY));
+    }
     return (i) => { const v = ordinalOf(field, i, c); return v !== null && cmp(v); };
   }
   const wanted = resolve(field, clause.operand, c, clause.field);
-  const hit = (i: IssueDoc) => values(field, i, c).some((v) => wanted.has(v));
+  // `resolution = Unresolved` is Jira's name for an empty resolution.
+  const unresolved = field === 'resolution' && wanted.has(UNRESOLVED);
+  const hit = (i: IssueDoc) => values(field, i, c).some((v) => wanted.has(v)) || (unresolved && i.resolution === null);
   if (op === '=' || op === 'in') return hit;
   // `!=` and `not in` never match an issue whose field is empty, as in Jira.
   return (i) => values(field, i, c).length > 0 && !hit(i);
@@ -96,6 +104,7 @@ function values(field: string, i: IssueDoc, c: SearchContext): string[] {
     case 'reporter': return [i.reporter];
     case 'creator': return [i.creator];
     case 'watcher': return i.watchers;
+    case 'worklogauthor': return [...new Set(c.view.db.worklogs.filter((w) => w.issue === i.key).map((w) => w.author))];
     case 'labels': return i.labels.map((l) => l.toLowerCase());
     case 'issuetype': return [i.issuetype.toLowerCase()];
     case 'priority': return [i.priority.toLowerCase()];
@@ -156,7 +165,11 @@ function valueOf(field: string, raw: string, c: SearchContext, label: string): s
     }
     case 'issuetype': return ISSUE_TYPES.find((t) => t.name.toLowerCase() === lower || t.id === raw)?.name.toLowerCase() ?? noValue(raw, label);
     case 'priority': return PRIORITIES.find((p) => p.name.toLowerCase() === lower || p.id === raw)?.name.toLowerCase() ?? noValue(raw, label);
-    case 'resolution': return RESOLUTIONS.find((r) => r.name.toLowerCase() === lower || r.id === raw)?.name.toLowerCase() ?? noValue(raw, label);
+    case 'resolution': return lower === 'unresolved' ? UNRESOLVED : RESOLUTIONS.find((r) => r.name.toLowerCase() === lower || r.id === raw)?.name.toLowerCase() ?? noValue(raw, label);
+    case 'worklogauthor': {
+      const u = findUser(v.tenant, raw);
+      return u ? u.accountId : noValue(raw, label);
+    }
     case 'sprint': {
       const s = v.db.sprints.find((x) => String(x.id) === raw || x.name.toLowerCase() === lower);
       return s ? String(s.id) : noValue(raw, label);
@@ -210,7 +223,6 @@ function textMatcher(term: string): (text: string) => boolean {
   };
 }
 
-const DAY = 86_400_000;
 
 /** A date operand as milliseconds: `2025-09-01`, `2025/09/01 10:00`, `-7d`, `now()`, `startOfDay()`. */
 function ordinal(field: string, o: Operand, c: SearchContext, label: string): number {

@@ -5,7 +5,7 @@ import { findScenarios } from '../scenarios/validate.js';
 import type { World } from '../mocks/core/world.js';
 import { scenarioSuite } from './helpers/scenario-suite.js';
 
-// Every Atlassian scenario (Jira through mcp-jira-cloud): valid, nop 0, oracle 1 with R_b 0 through
+// Every Atlassian scenario (Jira through mcp-jira-cloud, Confluence through mcp-atlassian): valid, nop 0, oracle 1 with R_b 0 through
 // the real server, replay identical, bypassed writes fail (helpers/scenario-suite).
 
 const dirs = [...findScenarios(join('scenarios', 'collab')), ...findScenarios(join('scenarios', 'search'))]
@@ -26,15 +26,26 @@ const manifests = scenarioSuite({
   operationNames: atlassianService.kit.operations.map((operation) => operation.name),
 });
 
-test('at least 5 Jira scenarios, each with its own seed and epoch', (t) => {
-  t.true(manifests.size >= 5, `${manifests.size} scenarios`);
-  const seeds = [...manifests.values()].map((m) => m.seed);
-  const epochs = [...manifests.values()].map((m) => m.epoch);
+const confluenceManifests = scenarioSuite({
+  service: 'atlassian',
+  endpoints: ['confluence'],
+  dirs: dirs.filter((dir) => dir.includes('/confluence/')),
+  credentialOk,
+  operationNames: atlassianService.kit.operations.map((operation) => operation.name),
+});
+
+test('at least 5 Jira and 5 Confluence scenarios (one a search task), each with its own seed and epoch', (t) => {
+  t.true(manifests.size >= 5, `${manifests.size} Jira scenarios`);
+  t.true(confluenceManifests.size >= 5, `${confluenceManifests.size} Confluence scenarios`);
+  t.true([...confluenceManifests.values()].some((m) => m.group === 'search'), 'a search task');
+  const all = [...manifests.values(), ...confluenceManifests.values()];
+  const seeds = all.map((m) => m.seed);
+  const epochs = all.map((m) => m.epoch);
   t.is(new Set(seeds).size, seeds.length);
   t.is(new Set(epochs).size, epochs.length);
 });
 
-/** Near misses score 0: the wrong issue closed, the look-alike user assigned, the done issue carried over. */
+/** Near misses score 0: the wrong issue closed, the look-alike user assigned, the done issue carried over, the archived runbook edited, the archived policy answered. */
 test('near misses score 0: the forbidden write is caught', async (t) => {
   const { openWorld } = await import('../scenarios/world.js');
   const { gradeWorld } = await import('../scenarios/grade-world.js');
@@ -42,10 +53,12 @@ test('near misses score 0: the forbidden write is caught', async (t) => {
     ['collab/jira/close-duplicate-bug', 'POST', '/rest/api/3/issue/ENG-36/transitions', { transition: { id: '41' }, fields: { resolution: { name: 'Duplicate' } } }],
     ['collab/jira/assign-oncall-bugs', 'PUT', '/rest/api/3/issue/ENG-36/assignee', { accountId: '5b10ac8d82e05b22cc7d4e30' }],
     ['collab/jira/sprint-carryover', 'POST', '/rest/agile/1.0/sprint/43/issue', { issues: ['ENG-39'] }],
+    ['collab/confluence/update-runbook-replicas', 'PUT', '/wiki/rest/api/content/65022', { version: { number: 2 }, title: 'Runbook: payment webhook retries (v1)', type: 'page', body: { storage: { value: '<p>scale to 10 replicas</p>', representation: 'storage' } } }],
+    ['collab/confluence/answer-travel-question', 'POST', '/wiki/rest/api/content', { type: 'comment', container: { id: '65023', type: 'page' }, body: { storage: { value: '<p>Business class is fine over 8 hours.</p>', representation: 'storage' } } }],
   ];
   for (const [id, method, target, body] of cases) {
     const dir = join('scenarios', id);
-    const manifest = manifests.get(dir)!;
+    const manifest = manifests.get(dir) ?? confluenceManifests.get(dir)!;
     const c = manifest.credentials.atlassian as { email: string; token: string };
     const opened = await openWorld({ scenarioDir: dir });
     try {

@@ -26,8 +26,8 @@ export function loadAtlassian(data: AtlassianDataset, ctx: LoadContext): void {
     if (!user) throw datasetError(`tokens[${i}].email`, `no user with email ${token.email}`);
     db.tokens.put(`${user.emailAddress.toLowerCase()}:${token.token}`, { email: user.emailAddress, token: token.token, accountId: user.accountId });
   });
-  loadJira(data.jira, ctx, (ref, where) => userRef(db, ref, where));
-  loadConfluence(data.confluence, ctx, (ref, where) => userRef(db, ref, where));
+  loadJira(data.jira, ctx, (ref, where) => userRef(db, ref, `jira.${where}`));
+  loadConfluence(data.confluence, ctx, (ref, where) => userRef(db, ref, `confluence.${where}`));
 }
 
 /** The account ID a dataset reference (email, account ID or display name) names. */

@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { jsonResponse, type ServiceRequest, type ServiceResponse } from '../../core/http.js';
 import { operation, rest, type Operation } from '../../kit/operation.js';
-import type { AtlassianCtx } from '../context.js';
+import { me, type AtlassianCtx } from '../context.js';
 import { jiraError } from '../errors.js';
 import { intParam, issueOf, noContent, saveIssue } from './common.js';
 import { JqlError, parseJql } from './jql.js';
 import { jiraTime, type BoardDoc, type IssueDoc, type SprintDoc } from './model.js';
 import { agileSprint, board, renderIssue, selectFields, statusByName } from './render.js';
 import { evaluate } from './search.js';
-import { me } from '../context.js';
 
 /** Jira Software's agile API (/rest/agile/1.0): boards, sprints, the backlog, epics, ranking. */
 const AGILE = '/rest/agile/1.0';

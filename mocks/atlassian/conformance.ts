@@ -13,6 +13,10 @@ const LAST = ['jira_auth_status', 'jira_oauth_get_auth_url', 'jira_oauth_list_si
 const SITE = 'https://larkspur.atlassian.net';
 const PRIYA = '5b10ac8d82e05b22cc7d4e10';
 const MARCUS = '5b10ac8d82e05b22cc7d4e11';
+/** A file the upload tool can read: the world's own scenario.toml, in the source tree even when this runs from dist/. */
+const cut = import.meta.url.lastIndexOf('/dist/');
+const here = cut === -1 ? import.meta.url : import.meta.url.slice(0, cut) + import.meta.url.slice(cut + '/dist'.length);
+const UPLOAD = fileURLToPath(new URL('./conformance/scenario.toml', here));
 
 export const sweep: SweepProfile = {
   scenario: 'mocks/atlassian/conformance',
@@ -31,7 +35,7 @@ export const sweep: SweepProfile = {
       jira_complete_sprint: { sprintId: 46 },
       jira_update_sprint: { sprintId: 43, name: 'ENG Sprint 43', goal: 'Billing exports v2' },
       jira_get_sprint: { sprintId: 42 },
-      jira_upload_attachment: { issueIdOrKey: 'ENG-5', filePath: fileURLToPath(new URL('./conformance/scenario.toml', import.meta.url)), filename: 'world.toml' },
+      jira_upload_attachment: { issueIdOrKey: 'ENG-5', filePath: UPLOAD, filename: 'world.toml' },
       jira_get_attachment_metadata: { id: '10000' },
       jira_get_attachment_content: { id: '10000', redirect: false },
       jira_bulk_edit_issues: { issueIdsOrKeys: ['ENG-11', 'ENG-12'], editedFieldsInput: { labels: { add: ['triaged'] } }, sendNotifications: false },

@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from './core/service.js';
+import { atlassianService } from './atlassian/index.js';
 import { githubService } from './github/index.js';
 import { hubspotService } from './hubspot/index.js';
 import { linearService } from './linear/index.js';
@@ -12,6 +13,7 @@ import { notionService } from './notion/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
+  [atlassianService.id, atlassianService],
   [githubService.id, githubService],
   [linearService.id, linearService],
   [slackService.id, slackService],

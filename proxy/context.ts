@@ -11,13 +11,7 @@ export interface ProxyTimeouts extends HttpTimeouts {
   handshakeMs: number;
 }
 
-/**
- * keepAliveMs is longer than the clients' own idle timeouts (Go's http.Transport: 90 s; undici and
- * Node's agents follow the `Keep-Alive: timeout=` hint), so an idle connection is always closed by
- * the client, never by the proxy just as the client reuses it: a POST that races a server-side close
- * fails with EOF and is not retried (slack-mcp-server's startup died of it under load with 5 s).
- */
-export const DEFAULT_TIMEOUTS: ProxyTimeouts = { headersMs: 30_000, requestMs: 300_000, keepAliveMs: 120_000, handshakeMs: 10_000 };
+export const DEFAULT_TIMEOUTS: ProxyTimeouts = { headersMs: 30_000, requestMs: 300_000, keepAliveMs: 5_000, handshakeMs: 10_000 };
 
 /** What every listener of one proxy shares. */
 export interface ProxyContext {

@@ -40,11 +40,21 @@ export class SecureContexts {
 export const UNRECOGNIZED_NAME_ALERT = Buffer.from([0x15, 0x03, 0x01, 0x00, 0x02, 0x02, 0x70]);
 
 /**
+ * Node's HTTP server pauses a connection's parser while a response's unsent bytes exceed the
+ * socket's high-water mark (16 KiB), and resumes on 'drain'. On a TLS socket it adopted (not one
+ * it accepted), a client that has already read the whole response and sends its next request
+ * before that 'drain' gets the connection closed under it ("Parse Error: Paused"): slack-mcp-server
+ * posts client.userBoot right after a large users.list and died of it under load. A high-water
+ * mark above any answer the world gives keeps the parser running.
+ */
+const TLS_HIGH_WATER_MARK = 8 * 1024 * 1024;
+
+/**
  * Terminates TLS on `socket` as the server for one host. `onSecure` runs after the handshake;
  * a handshake that fails or takes longer than `handshakeMs` destroys the socket.
  */
 export function terminateTls(socket: Socket, context: SecureContext, handshakeMs: number, onSecure: (tls: TLSSocket) => void): TLSSocket {
-  const tls = new TLSSocket(socket, { isServer: true, secureContext: context, ALPNProtocols: ['http/1.1'] });
+  const tls = new TLSSocket(socket, { isServer: true, secureContext: context, ALPNProtocols: ['http/1.1'], highWaterMark: TLS_HIGH_WATER_MARK });
   const timer = setTimeout(() => tls.destroy(), handshakeMs);
   let secure = false;
   tls.once('secure', () => {

@@ -10,8 +10,13 @@ import { scenarioSuite } from './helpers/scenario-suite.js';
 // oracle 1 with R_b 0 through the real servers, replay identical (test/helpers/scenario-suite.ts).
 // The Slack credential is a table: one of the dataset's bot tokens and the dataset's workspace.
 
-// The slack-go endpoint's scenarios (collab/slack-go/) have their own file, test/scenarios-slack-go.test.ts.
-const all = findScenarios(join('scenarios', 'collab')).filter((dir) => !dir.includes('/slack-go/') && loadScenarioManifest(dir).services.includes('slack'));
+// The slack-go endpoint's scenarios (collab/slack-go/) have their own file, test/scenarios-slack-go.test.ts;
+// scenarios that cross into further services (Jira: collab/cross/jira-bug-github-fix-slack) theirs,
+// test/scenarios-cross-collab.test.ts.
+const all = findScenarios(join('scenarios', 'collab')).filter((dir) => {
+  const { services } = loadScenarioManifest(dir);
+  return !dir.includes('/slack-go/') && services.includes('slack') && services.every((service) => service === 'slack' || service === 'github');
+});
 const slackOnly = all.filter((dir) => dir.includes('/slack/'));
 const cross = all.filter((dir) => dir.includes('/cross/'));
 

@@ -1,4 +1,4 @@
-import { createSecureContext, TLSSocket, type SecureContext } from 'node:tls';
+import { createSecureContext, TLSSocket, type SecureContext, type TLSSocketOptions } from 'node:tls';
 import type { Socket } from 'node:net';
 import type { Leaf } from '../certs/leaves.js';
 
@@ -54,7 +54,9 @@ const TLS_HIGH_WATER_MARK = 8 * 1024 * 1024;
  * a handshake that fails or takes longer than `handshakeMs` destroys the socket.
  */
 export function terminateTls(socket: Socket, context: SecureContext, handshakeMs: number, onSecure: (tls: TLSSocket) => void): TLSSocket {
-  const tls = new TLSSocket(socket, { isServer: true, secureContext: context, ALPNProtocols: ['http/1.1'], highWaterMark: TLS_HIGH_WATER_MARK });
+  // Node 20's TLSSocket takes highWaterMark (it passes it to the socket); @types/node does not list it.
+  const options: TLSSocketOptions & { highWaterMark: number } = { isServer: true, secureContext: context, ALPNProtocols: ['http/1.1'], highWaterMark: TLS_HIGH_WATER_MARK };
+  const tls = new TLSSocket(socket, options);
   const timer = setTimeout(() => tls.destroy(), handshakeMs);
   let secure = false;
   tls.once('secure', () => {

@@ -4,7 +4,7 @@ import { hubspotService } from '../mocks/hubspot/index.js';
 import { gradeWorld } from '../scenarios/grade-world.js';
 import { findScenarios } from '../scenarios/validate.js';
 import { openWorld } from '../scenarios/world.js';
-import { scenarioSuite } from './helpers/scenario-suite.js';
+import { scenarioSetSuite, scenarioSuite } from './helpers/scenario-suite.js';
 
 // Every HubSpot scenario of the business group (helpers/scenario-suite): valid (oracle arguments
 // against the real server's input schemas), nop 0, oracle 1 with R_b 0 through the real
@@ -18,22 +18,10 @@ const manifests = scenarioSuite({
   operationNames: hubspotService.kit.operations.map((operation) => operation.name),
 });
 
-test('at least 5 HubSpot scenarios, each with its own seed and epoch, and a portal of real size', async (t) => {
-  t.true(dirs.length >= 5, `${dirs.length} scenarios`);
-  const seeds = [...manifests.values()].map((m) => m.seed);
-  const epochs = [...manifests.values()].map((m) => m.epoch);
-  t.is(new Set(seeds).size, seeds.length, `seeds ${seeds.join(', ')}`);
-  t.is(new Set(epochs).size, epochs.length, `epochs ${epochs.join(', ')}`);
-  for (const [dir, manifest] of manifests) {
-    const { world } = await openWorld({ scenarioDir: dir });
-    try {
-      const state = world.state().hubspot!;
-      t.true(Object.keys(state.contacts!).length >= 90 && Object.keys(state.deals!).length >= 40, `${manifest.id}: a non-trivial portal`);
-    } finally {
-      await world.journal.close();
-    }
-  }
-});
+scenarioSetSuite('HubSpot', 'hubspot', manifests, [
+  { collection: 'contacts', min: 90, what: 'a non-trivial portal (contacts)' },
+  { collection: 'deals', min: 40, what: 'a non-trivial portal (deals)' },
+]);
 
 /** A write straight to the world (as a confused agent's tool call would make it), then the grade. */
 async function nearMiss(id: string, method: string, target: string, body: unknown): Promise<{ status: number; reward: number; forbidden: boolean; state: boolean }> {

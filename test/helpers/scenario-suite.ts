@@ -151,7 +151,11 @@ export function scenarioSuite({ service, services = [service], dirs, credentialO
  * five, each with its own seed and epoch, required calls that name the operation and the
  * service's MCP tool, and a non-trivial world (at least `min` documents in `collection`).
  */
-export function scenarioSetSuite(label: string, service: string, manifests: Map<string, ScenarioManifest>, nonTrivial: { collection: string; min: number; what: string }): void {
+/** A collection a scenario's world must hold at least `min` documents of, to be worth testing. */
+interface NonTrivial { collection: string; min: number; what: string }
+
+export function scenarioSetSuite(label: string, service: string, manifests: Map<string, ScenarioManifest>, nonTrivial: NonTrivial | NonTrivial[]): void {
+  const sizes = Array.isArray(nonTrivial) ? nonTrivial : [nonTrivial];
   test(`at least 5 ${label} scenarios, each with its own seed and epoch, non-trivial state, writes required through MCP by operation`, async (t) => {
     t.true(manifests.size >= 5, `${manifests.size} scenarios`);
     const seeds = [...manifests.values()].map((m) => m.seed);
@@ -163,7 +167,7 @@ export function scenarioSetSuite(label: string, service: string, manifests: Map<
       t.true(manifest.expect.required_calls.flatMap(alternatives).every((call) => call.operation !== undefined && call.tool?.endpoint === service), `${manifest.id}: required calls name the operation and the MCP tool`);
       const { world } = await openWorld({ scenarioDir: dir });
       try {
-        t.true(Object.keys(world.state()[service]![nonTrivial.collection] ?? {}).length >= nonTrivial.min, `${manifest.id}: ${nonTrivial.what}`);
+        for (const size of sizes) t.true(Object.keys(world.state()[service]![size.collection] ?? {}).length >= size.min, `${manifest.id}: ${size.what}`);
       } finally {
         await world.journal.close();
       }

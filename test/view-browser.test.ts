@@ -230,6 +230,9 @@ if (missing) {
     await settle(1);
     t.deepEqual(await seqs(), [bypass.seq]);
     await page.selectOption('#f-origin', '');
+    // Wait for the unfiltered timeline first: both filtered states total 1 row, so settle(1)
+    // alone could pass on the old one before the search (debounced 200 ms) has run.
+    await page.waitForSelector('#rows:not([data-total="1"])');
     await page.fill('#q', 'acme/infra');
     await settle(1);
     t.deepEqual(await seqs(), [bypass.seq]);

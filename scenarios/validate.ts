@@ -10,7 +10,7 @@ import { MemoryJournal } from '../mocks/core/journal.js';
 import { World } from '../mocks/core/world.js';
 import { alternatives, type CallMatcher } from './expectations.js';
 import { withIgnores } from './grade/index.js';
-import { gradeState, volatileProblems, type VolatileFields } from './grade/state.js';
+import { expectationHolds, volatileProblems, type VolatileFields } from './grade/state.js';
 import type { ScenarioManifest } from './manifest.js';
 
 /** Every scenario folder (one holding scenario.toml) under `root`, sorted. */
@@ -85,7 +85,7 @@ export function checkScenario(dir: string, catalog: LoadedCatalog = loadCatalog(
   for (const problem of volatileProblems(scenarioOnly, [initial], { strict: true })) problems.push(`${manifestPath}: field expect.ignore: ${problem}`);
   for (const problem of volatileProblems(volatile, [initial], { strict: false })) problems.push(`mock ${problem.split('.')[0]}: volatile field ${problem}`);
   // The state checks that do not hold at the start: the changes a trial must make.
-  const changing = problems.length > 0 ? [] : manifest.expect.state.filter((e) => !gradeState([e], initial, initial, volatile).state_ok);
+  const changing = problems.length > 0 ? [] : manifest.expect.state.filter((e) => !expectationHolds(e, initial, initial));
   return { problems, warnings: gradingWarnings(manifest, changing.map((e) => e.service), catalog, manifestPath) };
 }
 

@@ -67,6 +67,11 @@ export interface StateGrade {
   unintended: string[];
 }
 
+/** Whether one expectation holds, without the whole-world walk of R_b (`scenario validate` asks per expectation). */
+export function expectationHolds(e: StateExpectation, initial: ServiceStates, final: ServiceStates): boolean {
+  return requirements(e, initial, final).every((r) => r.ok.after);
+}
+
 /**
  * Grades the final state. A requirement that already held at the start is not a change the agent
  * had to make; the others make up R_c. R_b walks every leaf of the initial state (less volatile

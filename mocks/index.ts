@@ -10,6 +10,7 @@ import { shopifyService } from './shopify/index.js';
 import { twilioService } from './twilio/index.js';
 import { googleService } from './google/index.js';
 import { notionService } from './notion/index.js';
+import { datadogService } from './datadog/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -24,4 +25,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [hubspotService.id, hubspotService],
   [googleService.id, googleService],
   [notionService.id, notionService],
+  [datadogService.id, datadogService],
 ]);

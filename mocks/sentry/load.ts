@@ -5,6 +5,14 @@ import type { SentryDataset } from './dataset.js';
 import { dbOf } from './model.js';
 import { periodMs } from './search.js';
 
+/** Sentry's short-id numbers in Crockford's base32 (no I, L, O or U): 41 is `19`, 52 is `1M`. */
+export function shortCode(n: number): string {
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  let out = '';
+  for (let v = n; v > 0; v = Math.floor(v / 32)) out = alphabet[v % 32]! + out;
+  return out || '0';
+}
+
 /** Microsecond form of a dataset timestamp (`2025-03-01T10:00:00Z` → `…:00.000000Z`). */
 const micro = (value: string): string => iso(Date.parse(value));
 
@@ -42,7 +50,7 @@ export function loadSentry(data: SentryDataset, ctx: LoadContext): void {
     const lastSeen = issue.lastSeen ? micro(issue.lastSeen) : times.at(-1) ?? epoch;
     const prefix = issue.project.toUpperCase();
     db.issues.put(issue.id, {
-      id: issue.id, shortId: `${prefix}-${issue.shortNumber.toString(36).toUpperCase()}`, project: issue.project, title: issue.title, culprit: issue.culprit,
+      id: issue.id, shortId: `${prefix}-${shortCode(issue.shortNumber)}`, project: issue.project, title: issue.title, culprit: issue.culprit,
       type: issue.type, value: issue.value, level: issue.level, status: issue.status,
       substatus: issue.substatus !== undefined ? issue.substatus : issue.status === 'unresolved' ? 'ongoing' : issue.status === 'ignored' ? 'archived_forever' : null,
       assignedTo: issue.assignedTo, count: Math.max(issue.count, issue.events.length), userCount: issue.userCount, firstSeen, lastSeen,

@@ -11,6 +11,7 @@ import { twilioService } from './twilio/index.js';
 import { googleService } from './google/index.js';
 import { notionService } from './notion/index.js';
 import { datadogService } from './datadog/index.js';
+import { sentryService } from './sentry/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -26,4 +27,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [googleService.id, googleService],
   [notionService.id, notionService],
   [datadogService.id, datadogService],
+  [sentryService.id, sentryService],
 ]);

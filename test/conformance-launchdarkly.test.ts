@@ -1,7 +1,9 @@
 import test from 'ava';
 import { z } from 'zod';
+import { sweepTools } from '../catalog/sweep.js';
 import { sweep } from '../mocks/launchdarkly/conformance.js';
 import { conformance } from './helpers/conformance.js';
+import { testCaDir } from './helpers/proxy.js';
 
 // LaunchDarkly through the conformance suite (test/helpers/conformance.ts): determinism, seeds,
 // error and fault shapes, volatile fields, and all 20 tools of the pinned @launchdarkly/mcp-server
@@ -34,4 +36,14 @@ conformance(test, {
   ],
   seeded: { patterns: [/\b[0-9a-f]{24}\b/g, /sdk-[0-9a-f]{8}-[0-9a-f]{4}/g, /mob-[0-9a-f]{12}/g] },
   errorShape: z.object({ code: z.string(), message: z.string() }).strict(),
+});
+
+// The server validates every answer against its zod models: with the sweep's arguments (all of
+// which name things that exist) every tool must succeed, not merely reach its operation.
+test('launchdarkly: all 20 tools succeed against the mock, past the server\'s strict response validation', async (t) => {
+  const result = await sweepTools({ service: 'launchdarkly', profile: sweep, caDir: testCaDir() });
+  t.is(result.outcomes.length, 20);
+  const failed = result.outcomes.filter((o) => o.isError || o.transportError !== null).map((o) => `${o.tool}: ${o.text.slice(0, 200)}`);
+  t.deepEqual(failed, []);
+  t.true(result.outcomes.every((o) => o.entries.length > 0 && o.entries.every((e) => e.response.status < 300)));
 });

@@ -4,7 +4,7 @@ import { gradeWorld } from '../scenarios/grade-world.js';
 import { findScenarios } from '../scenarios/validate.js';
 import { openWorld } from '../scenarios/world.js';
 import { launchdarklyService } from '../mocks/launchdarkly/index.js';
-import { scenarioSuite } from './helpers/scenario-suite.js';
+import { scenarioSetSuite, scenarioSuite } from './helpers/scenario-suite.js';
 
 // Every LaunchDarkly scenario of the ops group (helpers/scenario-suite): valid (oracle arguments
 // against the real server's input schemas), nop 0, oracle 1 with R_b 0 through the real
@@ -22,23 +22,10 @@ const manifests = scenarioSuite({
   operationNames: launchdarklyService.kit.operations.map((operation) => operation.name),
 });
 
-test('at least 5 LaunchDarkly scenarios, each with its own seed and epoch, a non-trivial account, writes required through MCP by operation', async (t) => {
-  t.true(dirs.length >= 5, `${dirs.length} scenarios`);
-  const seeds = [...manifests.values()].map((m) => m.seed);
-  const epochs = [...manifests.values()].map((m) => m.epoch);
-  t.is(new Set(seeds).size, seeds.length);
-  t.is(new Set(epochs).size, epochs.length);
-  for (const [dir, manifest] of manifests) {
-    t.true(manifest.expect.required_calls.every((call) => 'operation' in call && call.operation !== undefined && call.tool?.endpoint === 'launchdarkly'), manifest.id);
-    const { world } = await openWorld({ scenarioDir: dir });
-    try {
-      const state = world.state().launchdarkly!;
-      t.true(Object.keys(state.flags!).length >= 25 && Object.keys(state.environments!).length >= 5, `${manifest.id}: a non-trivial account`);
-    } finally {
-      await world.journal.close();
-    }
-  }
-});
+scenarioSetSuite('LaunchDarkly', 'launchdarkly', manifests, [
+  { collection: 'flags', min: 25, what: 'a non-trivial account (flags)' },
+  { collection: 'environments', min: 5, what: 'a non-trivial account (environments)' },
+]);
 
 /** A near miss straight through the API (as an agent with the wrong pick would make it) scores 0. */
 test('near misses score 0: the mobile app\'s flag, staging instead of production, this year\'s sale, the wrong variation', async (t) => {

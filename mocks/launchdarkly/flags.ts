@@ -87,7 +87,12 @@ function listFlags(call: { params: { projectKey: string }; query: z.infer<typeof
   const links: Record<string, unknown> = { self: pageLink(offset), first: pageLink(0), last: pageLink(Math.max(0, Math.floor((total - 1) / limit) * limit)) };
   if (offset + limit < total) links['next'] = pageLink(offset + limit);
   if (offset > 0) links['prev'] = pageLink(Math.max(0, offset - limit));
-  return jsonResponse(200, { items: page.map((f) => renderFlag(c.db, f, envs)), _links: links, totalCount: total });
+  // API version 20240415: a list carries `environments` only when asked for by `env`.
+  const items = page.map((f) => {
+    const { environments, ...rest } = renderFlag(c.db, f, envs);
+    return envs.length > 0 ? { ...rest, environments } : rest;
+  });
+  return jsonResponse(200, { items, _links: links, totalCount: total });
 }
 
 const VariationBody = z.object({ _id: z.string().optional(), value: z.unknown(), name: z.string().optional(), description: z.string().optional() });

@@ -12,6 +12,7 @@ import { googleService } from './google/index.js';
 import { notionService } from './notion/index.js';
 import { datadogService } from './datadog/index.js';
 import { sentryService } from './sentry/index.js';
+import { launchdarklyService } from './launchdarkly/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -28,4 +29,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [notionService.id, notionService],
   [datadogService.id, datadogService],
   [sentryService.id, sentryService],
+  [launchdarklyService.id, launchdarklyService],
 ]);

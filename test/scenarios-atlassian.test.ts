@@ -2,6 +2,7 @@ import test from 'ava';
 import { join } from 'node:path';
 import { atlassianService } from '../mocks/atlassian/index.js';
 import { findScenarios } from '../scenarios/validate.js';
+import { loadScenarioManifest } from '../scenarios/manifest.js';
 import type { World } from '../mocks/core/world.js';
 import { scenarioSuite } from './helpers/scenario-suite.js';
 
@@ -9,7 +10,9 @@ import { scenarioSuite } from './helpers/scenario-suite.js';
 // the real server, replay identical, bypassed writes fail (helpers/scenario-suite).
 
 const dirs = [...findScenarios(join('scenarios', 'collab')), ...findScenarios(join('scenarios', 'search'))]
-  .filter((dir) => dir.includes('/jira/') || dir.includes('/confluence/'));
+  .filter((dir) => dir.includes('/atlassian/'));
+// One site, two servers: a scenario belongs to the endpoint its oracle works through.
+const oracleUses = (dir: string, endpoint: string) => loadScenarioManifest(dir).oracle.calls.some((call) => call.endpoint === endpoint);
 
 const credentialOk = (world: World, credential: unknown): boolean => {
   const tokens = world.state().atlassian?.tokens ?? {};
@@ -21,7 +24,7 @@ const credentialOk = (world: World, credential: unknown): boolean => {
 const manifests = scenarioSuite({
   service: 'atlassian',
   endpoints: ['jira'],
-  dirs: dirs.filter((dir) => dir.includes('/jira/')),
+  dirs: dirs.filter((dir) => !oracleUses(dir, 'confluence')),
   credentialOk,
   operationNames: atlassianService.kit.operations.map((operation) => operation.name),
 });
@@ -29,7 +32,7 @@ const manifests = scenarioSuite({
 const confluenceManifests = scenarioSuite({
   service: 'atlassian',
   endpoints: ['confluence'],
-  dirs: dirs.filter((dir) => dir.includes('/confluence/')),
+  dirs: dirs.filter((dir) => oracleUses(dir, 'confluence')),
   credentialOk,
   operationNames: atlassianService.kit.operations.map((operation) => operation.name),
 });
@@ -50,11 +53,11 @@ test('near misses score 0: the forbidden write is caught', async (t) => {
   const { openWorld } = await import('../scenarios/world.js');
   const { gradeWorld } = await import('../scenarios/grade-world.js');
   const cases: [string, string, string, unknown][] = [
-    ['collab/jira/close-duplicate-bug', 'POST', '/rest/api/3/issue/ENG-36/transitions', { transition: { id: '41' }, fields: { resolution: { name: 'Duplicate' } } }],
-    ['collab/jira/assign-oncall-bugs', 'PUT', '/rest/api/3/issue/ENG-36/assignee', { accountId: '5b10ac8d82e05b22cc7d4e30' }],
-    ['collab/jira/sprint-carryover', 'POST', '/rest/agile/1.0/sprint/43/issue', { issues: ['ENG-39'] }],
-    ['collab/confluence/update-runbook-replicas', 'PUT', '/wiki/rest/api/content/65022', { version: { number: 2 }, title: 'Runbook: payment webhook retries (v1)', type: 'page', body: { storage: { value: '<p>scale to 10 replicas</p>', representation: 'storage' } } }],
-    ['collab/confluence/answer-travel-question', 'POST', '/wiki/rest/api/content', { type: 'comment', container: { id: '65023', type: 'page' }, body: { storage: { value: '<p>Business class is fine over 8 hours.</p>', representation: 'storage' } } }],
+    ['collab/atlassian/close-duplicate-bug', 'POST', '/rest/api/3/issue/ENG-36/transitions', { transition: { id: '41' }, fields: { resolution: { name: 'Duplicate' } } }],
+    ['collab/atlassian/assign-oncall-bugs', 'PUT', '/rest/api/3/issue/ENG-36/assignee', { accountId: '5b10ac8d82e05b22cc7d4e30' }],
+    ['collab/atlassian/sprint-carryover', 'POST', '/rest/agile/1.0/sprint/43/issue', { issues: ['ENG-39'] }],
+    ['collab/atlassian/update-runbook-replicas', 'PUT', '/wiki/rest/api/content/65022', { version: { number: 2 }, title: 'Runbook: payment webhook retries (v1)', type: 'page', body: { storage: { value: '<p>scale to 10 replicas</p>', representation: 'storage' } } }],
+    ['collab/atlassian/answer-travel-question', 'POST', '/wiki/rest/api/content', { type: 'comment', container: { id: '65023', type: 'page' }, body: { storage: { value: '<p>Business class is fine over 8 hours.</p>', representation: 'storage' } } }],
   ];
   for (const [id, method, target, body] of cases) {
     const dir = join('scenarios', id);

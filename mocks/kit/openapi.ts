@@ -58,6 +58,18 @@ function stripDescriptions(node: unknown, underProperties = false): unknown {
   return out;
 }
 
+/**
+ * A description without vendor notes (`x-…`) and examples, and without any of `alsoDrop` (keys such
+ * as `tags`), for vendoring a pruned copy; names under `properties` are data, never dropped.
+ */
+export function stripNotes(node: unknown, alsoDrop: readonly string[] = [], underProperties = false): unknown {
+  if (Array.isArray(node)) return node.map((item) => stripNotes(item, alsoDrop));
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node)
+    .filter(([key]) => underProperties || !(key.startsWith('x-') || key === 'example' || key === 'examples' || alsoDrop.includes(key)))
+    .map(([key, value]) => [key, stripNotes(value, alsoDrop, key === 'properties' && !underProperties)]));
+}
+
 /** OpenAPI 3.0's `nullable: true` as JSON Schema: `type: [t, 'null']`, or `anyOf` with null. */
 export function openapiToJsonSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(openapiToJsonSchema);

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { pruneSpec } from '../../kit/openapi.js';
+import { pruneSpec, stripNotes } from '../../kit/openapi.js';
 import type { OpenApiDocument } from '../../kit/spec-fallback.js';
 import { billingOperations } from '../billing.js';
 import { catalogOperations } from '../catalog.js';
@@ -33,17 +33,11 @@ const shadowed = (template: string, method: string) => handlers.some(({ method: 
 const keep = (template: string) => template.startsWith('/v1/') && !sameShape(template)
   && !/^\/v1\/(files|file_links|test_helpers)(\/|$)/.test(template);
 
-const strip = (node: unknown, underProperties = false): unknown => {
-  if (Array.isArray(node)) return node.map((item) => strip(item));
-  if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).filter(([key]) => underProperties || !(key.startsWith('x-') || key === 'example' || key === 'examples'))
-    .map(([key, value]) => [key, strip(value, key === 'properties' && !underProperties)]));
-};
 const spec = JSON.parse(readFileSync(source, 'utf8')) as OpenApiDocument;
 const unshadowed: OpenApiDocument = { ...spec, paths: Object.fromEntries(Object.entries(spec.paths)
   .map(([template, item]) => [template, Object.fromEntries(Object.entries(item).filter(([method]) => !shadowed(template, method)))] as const)
   .filter(([, item]) => Object.keys(item).some((key) => ['get', 'post', 'put', 'patch', 'delete'].includes(key)))) };
-const pruned = strip(pruneSpec(unshadowed, keep)) as OpenApiDocument;
+const pruned = stripNotes(pruneSpec(unshadowed, keep)) as OpenApiDocument;
 writeFileSync(out, JSON.stringify(pruned) + '\n');
 const count = Object.values(pruned.paths).reduce((n, item) => n + Object.keys(item).length, 0);
 console.log(`${Object.keys(pruned.paths).length} paths, ${count} operations, ${Object.keys(pruned.components?.schemas ?? {}).length} schemas`);

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { pruneSpec } from '../../kit/openapi.js';
+import { pruneSpec, stripNotes } from '../../kit/openapi.js';
 import type { OpenApiDocument } from '../../kit/spec-fallback.js';
 
 /**
@@ -14,14 +14,8 @@ if (!source || !out) {
   console.error('usage: prune.ts SOURCE.json OUT.json');
   process.exit(2);
 }
-const strip = (node: unknown, underProperties = false): unknown => {
-  if (Array.isArray(node)) return node.map((item) => strip(item));
-  if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).filter(([key]) => underProperties || !(key.startsWith('x-') || key === 'example' || key === 'examples' || key === 'tags' || key === 'security'))
-    .map(([key, value]) => [key, strip(value, key === 'properties' && !underProperties)]));
-};
 const spec = JSON.parse(readFileSync(source, 'utf8')) as OpenApiDocument;
-const pruned = strip(pruneSpec(spec, () => true)) as OpenApiDocument;
+const pruned = stripNotes(pruneSpec(spec, () => true), ['tags', 'security']) as OpenApiDocument;
 writeFileSync(out, JSON.stringify(pruned) + '\n');
 const count = Object.values(pruned.paths).reduce((n, item) => n + Object.keys(item).filter((k) => ['get', 'post', 'delete'].includes(k)).length, 0);
 console.log(`${Object.keys(pruned.paths).length} paths, ${count} operations, ${Object.keys(pruned.components?.schemas ?? {}).length} schemas`);

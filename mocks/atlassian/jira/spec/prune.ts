@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { pruneSpec } from '../../../kit/openapi.js';
+import { pruneSpec, stripNotes } from '../../../kit/openapi.js';
 import type { OpenApiDocument } from '../../../kit/spec-fallback.js';
 
 /**
@@ -17,14 +17,8 @@ if (!source || !out) {
 }
 const KEEP = /^\/rest\/api\/3\/(issue|search|myself|project|issuetype|priority|status|resolution|field|label|user|worklog|filter|dashboard|attachment|issueLink|issueLinkType|component|version|jql|serverInfo)(\/|$)/;
 const DROP = /\/(properties|notify|archive|restore|delete|avatar|avatars|bulk|migration|columns|permission|permissions|role|roles|securitylevel|hierarchy|features|email|emailAddress|notificationscheme|classification-level|issuesecuritylevelscheme|issuetypescreenscheme|workflowscheme|fieldconfiguration|context|option|screens|trash|search\/id|picker|groups|default|relatedIssueCounts|mergeto|move|unresolvedIssueCount|expand|gadgets|copy|items|match|pdcleaner|sanitize|function|precomputation)(\/|$)/;
-const strip = (node: unknown, underProperties = false): unknown => {
-  if (Array.isArray(node)) return node.map((item) => strip(item));
-  if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).filter(([key]) => underProperties || !(key.startsWith('x-') || key === 'example' || key === 'examples'))
-    .map(([key, value]) => [key, strip(value, key === 'properties' && !underProperties)]));
-};
 const spec = JSON.parse(readFileSync(source, 'utf8')) as OpenApiDocument;
-const pruned = strip(pruneSpec(spec, (t) => KEEP.test(t) && !DROP.test(t.replace(/^\/rest\/api\/3\/[^/]+/, '')))) as OpenApiDocument;
+const pruned = stripNotes(pruneSpec(spec, (t) => KEEP.test(t) && !DROP.test(t.replace(/^\/rest\/api\/3\/[^/]+/, '')))) as OpenApiDocument;
 writeFileSync(out, JSON.stringify(pruned) + '\n');
 const count = Object.values(pruned.paths).reduce((n, item) => n + Object.keys(item).filter((k) => ['get', 'post', 'put', 'delete', 'patch'].includes(k)).length, 0);
 console.log(`${Object.keys(pruned.paths).length} paths, ${count} operations, ${Object.keys(pruned.components?.schemas ?? {}).length} schemas`);

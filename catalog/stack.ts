@@ -147,7 +147,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
             caPath: proxy.certs.ca.certPath,
             bundlePath: proxy.certs.ca.bundlePath,
             preloadPath: PRELOAD_PATH,
-            serviceUrl: served.services[entry.service]!.url,
+            serviceUrl: await serviceUrlFor(entry, proxy.proxy),
           },
           onCrash: (id, exit) => options.onCrash?.(id, `the ${id} MCP server exited with ${describeExit(exit)}`),
         });
@@ -158,6 +158,17 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       }
     }
     return finish(proxy);
+
+    /**
+     * `{{service_url}}`: for a `base-url` endpoint, a loopback stand-in for its service's host that
+     * speaks for the endpoint (so its requests are journaled under the host and attributed to its
+     * tool calls, as through the proxy); for others, the service's plain port.
+     */
+    async function serviceUrlFor(entry: EndpointEntry, running: ServedProxy['proxy']): Promise<string> {
+      const host = catalog.catalog.services.find((service) => service.id === entry.service)?.hostnames[0];
+      if (entry.reach !== 'base-url' || host === undefined || host.includes('{')) return served.services[entry.service]!.url;
+      return running.baseUrlFor(entry.id, host);
+    }
 
     function finish(proxy: ServedProxy | null): Stack {
       return {

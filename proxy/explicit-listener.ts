@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import { looksLikeTls } from './client-hello.js';
 import type { ProxyContext } from './context.js';
@@ -7,6 +7,7 @@ import { pairHeaders } from './http-exchange.js';
 import { worldHeaders } from './headers.js';
 import { endWithResponse, textResponse } from './raw-response.js';
 import { hostOfHeader, parseAuthority } from './routes.js';
+import type { Session } from './inner-server.js';
 import { terminateTls } from './tls-terminate.js';
 import { openTunnel } from './tunnel.js';
 
@@ -18,12 +19,7 @@ const ESTABLISHED = 'HTTP/1.1 200 Connection Established\r\n\r\n';
  * clients whose DNS points a hostname here, origin-form requests routed by their Host header.
  */
 export function createExplicitServer(ctx: ProxyContext): Server {
-  const server = createServer({
-    headersTimeout: ctx.timeouts.headersMs,
-    requestTimeout: ctx.timeouts.requestMs,
-    keepAliveTimeout: ctx.timeouts.keepAliveMs,
-    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(ctx.timeouts.headersMs / 2))),
-  }, (req, res) => {
+  const server = createServer(serverOptions(ctx), (req, res) => {
     const url = req.url ?? '/';
     const host = hostOfTarget(url) ?? (req.headers.host ? hostOfHeader(req.headers.host) : null);
     if (!host) {
@@ -36,6 +32,25 @@ export function createExplicitServer(ctx: ProxyContext): Server {
   });
   server.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => onConnect(ctx, req, socket, head));
   return server;
+}
+
+/**
+ * A base-URL listener: one client's plain-HTTP stand-in for one host. Whatever its Host header
+ * says (the client names a loopback address), every request is the session's host, from the
+ * session's client, so it is journaled and attributed as if it came through the proxy.
+ */
+export function createBaseUrlServer(ctx: ProxyContext, session: Session): Server {
+  return createServer(serverOptions(ctx), (req, res) => handleRequest(ctx, req, res, session));
+}
+
+/** The proxy's time limits on a plain-HTTP listener. */
+function serverOptions(ctx: ProxyContext): ServerOptions {
+  return {
+    headersTimeout: ctx.timeouts.headersMs,
+    requestTimeout: ctx.timeouts.requestMs,
+    keepAliveTimeout: ctx.timeouts.keepAliveMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(ctx.timeouts.headersMs / 2))),
+  };
 }
 
 function onConnect(ctx: ProxyContext, req: IncomingMessage, socket: Socket, head: Buffer): void {

@@ -3,7 +3,7 @@ import { AttributionSchema, type Attribution } from '../mocks/core/journal-forma
 import { DEFAULT_TIMEOUTS, type ProxyContext, type ProxyTimeouts } from './context.js';
 import { ProxyCredentials } from './credentials.js';
 import { handleRequest } from './exchange.js';
-import { createExplicitServer } from './explicit-listener.js';
+import { createBaseUrlServer, createExplicitServer } from './explicit-listener.js';
 import { DEFAULT_BODY_LIMIT } from './http-exchange.js';
 import { InnerServer } from './inner-server.js';
 import type { HostRoutes } from './routes.js';
@@ -42,6 +42,12 @@ export interface RunningProxy {
   credentials: ProxyCredentials;
   /** The proxy URL with `client`'s credential (issued on first use). */
   urlFor(client: string): string;
+  /**
+   * A plain-HTTP loopback URL that stands for `host` and speaks for `client`: every request on it
+   * goes to `host` as if `client` had sent it through the proxy (for a server that takes its
+   * API's base URL but no proxy, `reach = "base-url"`). Closed with the proxy.
+   */
+  baseUrlFor(client: string, host: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -80,6 +86,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       tlsPort: transparent?.port ?? null,
       credentials,
       urlFor: (client) => credentials.url(client, explicit.url),
+      async baseUrlFor(client, hostname) {
+        const listening = await listen(createBaseUrlServer(ctx, { host: hostname, client }), host, 0);
+        opened.push(listening);
+        return listening.url;
+      },
       async close() {
         await Promise.all(opened.map((l) => l.close()));
         ctx.inner.close();

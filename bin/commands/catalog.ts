@@ -36,19 +36,21 @@ const validate: CommandModule<{}, ValidateArgs> = {
 
 interface CaptureArgs {
   out: string;
+  endpoint?: string[];
   scenario: string;
   'ca-dir': string;
 }
 
 const capture: CommandModule<{}, CaptureArgs> = {
   command: 'capture',
-  describe: 'Start every endpoint and write its tool list to <out>/<endpoint>.json (canonical JSON)',
+  describe: 'Start every endpoint (or those named by --endpoint) and write its tool list to <out>/<endpoint>.json (canonical JSON)',
   builder: (y) => y
+    .option('endpoint', { type: 'string', array: true, describe: 'Capture only these endpoints (repeatable)' })
     .option('out', { type: 'string', default: DEFAULT_SNAPSHOT_DIR, describe: 'Folder for the snapshots' })
     .option('scenario', { type: 'string', default: DEFAULT_SCENARIO, describe: 'Scenario whose world answers any start-up requests' })
     .option('ca-dir', { type: 'string', default: DEFAULT_CA_DIR, describe: 'CA directory (made if missing)' }),
   handler: async (args) => {
-    const files = await captureTools(args.out, { scenarioDir: args.scenario, caDir: args['ca-dir'] });
+    const files = await captureTools(args.out, { scenarioDir: args.scenario, caDir: args['ca-dir'], only: args.endpoint });
     for (const file of files) process.stdout.write(`wrote ${file}\n`);
   },
 };

@@ -59,7 +59,7 @@ test('elasticsearch: all 4 tools succeed against the mock through the base-URL s
   t.is(result.outcomes.length, 4);
   const failed = result.outcomes.filter((o) => o.isError || o.transportError !== null || /^Error:/m.test(o.text)).map((o) => `${o.tool}: ${o.text.slice(0, 300)}`);
   t.deepEqual(failed, []);
-  t.true(result.outcomes.every((o) => o.entries.length > 0 && o.entries.every((e) => e.response.status < 300 && e.attribution.kind === 'mcp' && e.attribution.tool === o.tool)));
+  t.true(result.outcomes.every((o) => o.entries.length > 0 && o.entries.every((e) => e.response.status < 300 && e.attribution?.kind === 'mcp' && e.attribution?.tool === o.tool)));
   const search = result.outcomes.find((o) => o.tool === 'search')!;
   t.regex(search.text, /Total results: \d+, showing 3 from position 0/);
   t.regex(search.text, /Aggregations: \{/);

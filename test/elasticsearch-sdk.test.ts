@@ -75,7 +75,7 @@ test('the client over TLS through the proxy: info, create an index, bulk, search
 
   await stack.world.journal.flush();
   const seen: string[] = [];
-  for await (const entry of stack.world.journal.entries()) seen.push(`${entry.host} ${entry.operation?.name ?? 'null'} ${entry.attribution.client}`);
+  for await (const entry of stack.world.journal.entries()) seen.push(`${entry.host} ${entry.operation?.name ?? 'null'} ${entry.attribution?.client}`);
   t.true(seen.length >= 12 && seen.every((s) => s.startsWith(`${HOST} `) && !s.includes(' null ') && s.endsWith(' es-sdk')), seen.join('\n'));
 });
 

@@ -29,10 +29,11 @@ function sbFault(order: FaultOrder, _req: ServiceRequest, ctx: ServiceContext): 
       ['Retry-After', String(order.retryAfter)], ['X-RateLimit-Limit', '120'], ['X-RateLimit-Remaining', '0'], ['X-RateLimit-Reset', String(Math.floor(ctx.nowMs / 1000) + order.retryAfter)],
     ]));
   }
-  if (order.kind === '503') return renderError(sbError(503, 'Service Unavailable', [['Retry-After', String(order.retryAfter)]]));
-  if (order.kind === 'timeout') return renderError(sbError(504, 'Gateway Timeout'));
-  if (order.kind === 'reset' || order.kind === '502') return renderError(sbError(502, 'Bad Gateway'));
-  return renderError(sbError(500, 'Internal Server Error'));
+  // The API's NestJS wording (its InternalServerErrorException and friends), not the world's generic text.
+  if (order.kind === '503') return renderError(sbError(503, 'Service unavailable', [['Retry-After', String(order.retryAfter)]]));
+  if (order.kind === 'timeout') return renderError(sbError(504, 'Gateway timeout'));
+  if (order.kind === 'reset' || order.kind === '502') return renderError(sbError(502, 'Bad gateway'));
+  return renderError(sbError(500, 'Internal server error'));
 }
 
 export const supabaseService = defineService<SupabaseDataset, SbCtx>({
@@ -54,7 +55,7 @@ export const supabaseService = defineService<SupabaseDataset, SbCtx>({
       case 'unauthenticated': return sbError(401, 'Unauthorized');
       case 'method_not_allowed': return sbError(405, 'Method Not Allowed');
       case 'payload_too_large': return sbError(413, 'Payload Too Large');
-      case 'internal_error': return sbError(500, 'Internal Server Error');
+      case 'internal_error': return sbError(500, 'Internal server error');
       case 'not_found': return sbError(404, 'Cannot find the requested resource');
     }
   },

@@ -34,7 +34,7 @@ function functionOf(c: SbCtx, ref: string, slug: string): FunctionDoc {
 
 /** The function's files as multipart/form-data: a metadata part, then one part per file (Deno 2 relative names). */
 function functionBody(f: FunctionDoc) {
-  const boundary = `----SupabaseEdgeFunction${f.id.replace(/-/g, '').slice(0, 16)}`;
+  const boundary = `----SupabaseEdgeFunction${createHash('sha256').update(`${f.project}/${f.slug}/${f.version}`).digest('hex').slice(0, 16)}`;
   const parts = [
     `--${boundary}\r\nContent-Disposition: form-data; name="metadata"\r\nContent-Type: application/json\r\n\r\n${JSON.stringify({ deno2_entrypoint_path: `source/${f.entrypoint}`, entrypoint_path: `${fnPrefix(f)}${f.entrypoint}`, name: f.slug })}\r\n`,
     ...f.files.map((file) => `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="source/${file.name}"\r\nContent-Type: application/typescript\r\n\r\n${file.content}\r\n`),

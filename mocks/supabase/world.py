@@ -124,3 +124,61 @@ if __name__ == '__main__':
     with open(f'{root}/scenarios/baseline/dataset/supabase.json', 'w') as f:
         json.dump(world('sbp_baseline0000000000000000000000000000000'), f, indent=1)
         f.write('\n')
+
+
+# ---- scenario datasets (python3 mocks/supabase/world.py . scenarios)
+
+PROD, STAGING = 'qzvhtkcwmfyrplxdnsoa', 'bmnkwpqalsxvdtreyhuc'
+
+def project(w, ref):
+    return next(p for p in w['projects'] if p['ref'] == ref)
+
+def table(p, name):
+    return next(t for t in p['tables'] if t['name'] == name)
+
+def loyalty(rls):
+    return {'name': 'loyalty_points', 'rls_enabled': rls, 'columns': [
+        {'name': 'customer_id', 'type': 'uuid', 'primary': True}, {'name': 'points', 'type': 'integer', 'not_null': True, 'default': '0'},
+        {'name': 'updated_at', 'type': 'timestamptz', 'not_null': True, 'default': 'now()'}],
+        'foreign_keys': [{'columns': ['customer_id'], 'table': 'customers'}],
+        'rows': [{'customer_id': uuid(i + 1, 11), 'points': 40 * (i + 1), 'updated_at': '2025-02-20T12:00:00+00:00'} for i in range(6)]}
+
+def scenario_worlds():
+    token = 'sbp_scenario_5e1f0c2a9b7d4e3f8a6c1b0d2e4f6a8c'
+    out = {}
+    w = world(token)
+    for ref in (PROD, STAGING):
+        project(w, ref)['tables'].append(loyalty(False))
+    out['enable-rls-on-loyalty-points'] = w
+
+    w = world(token)
+    for ref in (PROD, STAGING):
+        for o in table(project(w, ref), 'orders')['rows']:
+            if o['status'] == 'pending': o['status'] = 'paid'
+    prod_orders = table(project(w, PROD), 'orders')['rows']
+    for oid, placed in [(3, '2025-02-02T08:15:00+00:00'), (7, '2025-02-06T10:15:00+00:00'), (12, '2025-02-11T19:15:00+00:00'), (30, '2025-03-01T09:15:00+00:00'), (35, '2025-03-02T14:15:00+00:00')]:
+        prod_orders[oid - 1].update({'status': 'pending', 'placed_at': placed})
+    for oid in (2, 5):
+        table(project(w, STAGING), 'orders')['rows'][oid - 1].update({'status': 'pending', 'placed_at': '2025-02-03T08:15:00+00:00'})
+    out['cancel-stale-pending-orders'] = w
+
+    w = world(token)
+    w['projects'].append({'ref': 'vkdrmzqsjfalwgtpcxen', 'name': 'analytics-sandbox', 'organization': 'nimbus-labs', 'region': 'us-east-1', 'created_days_ago': 30,
+                          'tables': [{'name': 'scratch', 'columns': [{'name': 'id', 'type': 'bigint', 'primary': True, 'identity': 'BY DEFAULT'}, {'name': 'payload', 'type': 'jsonb'}]}]})
+    out['pause-analytics-sandbox'] = w
+
+    w = world(token)
+    out['raise-storage-limit-in-production'] = w
+
+    w = world(token)
+    out['create-coupons-table'] = w
+    return out
+
+if __name__ == '__main__' and len(sys.argv) > 2 and sys.argv[2] == 'scenarios':
+    import os
+    for name, data in scenario_worlds().items():
+        d = f'{sys.argv[1]}/scenarios/cloud/supabase/{name}/dataset'
+        os.makedirs(d, exist_ok=True)
+        with open(f'{d}/supabase.json', 'w') as f:
+            json.dump(data, f, indent=1)
+            f.write('\n')

@@ -3,6 +3,11 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startStack, type Stack } from '../catalog/stack.js';
+import { FaultRuleSchema } from '../mocks/core/fault-plan.js';
+import { MemoryJournal } from '../mocks/core/journal.js';
+import { World } from '../mocks/core/world.js';
+import { serveWorld } from '../proxy/serve.js';
+import { prepareWorld } from '../scenarios/world.js';
 import { nodeClientEnv } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
 
@@ -37,4 +42,33 @@ test('supabase-management-js lists, queries, writes, migrates; errors are {messa
   t.regex(out.errors.duplicate.body.message, /23505: duplicate key value violates unique constraint "products_sku_key"\nDETAIL: {2}Key \(sku\)=\(SKU-1000\) already exists\./);
   await stack.world.journal.flush();
   for await (const entry of stack.world.journal.entries()) t.truthy(entry.operation?.name, `${entry.method} ${entry.target}`);
+});
+
+test('an injected 429 is Supabase\'s {message} with Retry-After and X-RateLimit-*; a 500 is its NestJS wording', async (t) => {
+  const { header, services, catalog } = prepareWorld({ scenarioDir: 'mocks/supabase/conformance' });
+  const faults = { chaos: 'none' as const, rules: [
+    { operation: 'v1-list-all-projects', kind: '429', nth: [1], retry_after: 7 },
+    { operation: 'v1-get-project', kind: '500', nth: [1] },
+  ].map((rule) => FaultRuleSchema.parse(rule)) };
+  const world = new World({ seed: header.seed, epochMs: Date.parse(header.epoch), tickMs: header.tickMs, services, journal: new MemoryJournal({ ...header, faults }), faults });
+  const listening = await serveWorld(world, catalog.catalog.services, { ports: 'ephemeral', adminPort: 0 });
+  try {
+    const origin = new URL(listening.services.supabase!.url).origin;
+    const headers = { authorization: 'Bearer sbp_conformance_0000000000000000000000000000000000' };
+    const limited = await fetch(`${origin}/v1/projects`, { headers });
+    t.is(limited.status, 429);
+    t.deepEqual(await limited.json(), { message: 'Too many requests' });
+    t.is(limited.headers.get('retry-after'), '7');
+    t.is(limited.headers.get('x-ratelimit-remaining'), '0');
+    t.is((await fetch(`${origin}/v1/projects`, { headers })).status, 200, 'only the first call is limited');
+    const failed = await fetch(`${origin}/v1/projects/qzvhtkcwmfyrplxdnsoa`, { headers });
+    t.is(failed.status, 500);
+    t.deepEqual(await failed.json(), { message: 'Internal server error' });
+    const anonymous = await fetch(`${origin}/v1/projects`);
+    t.is(anonymous.status, 401);
+    t.deepEqual(await anonymous.json(), { message: 'Unauthorized' });
+  } finally {
+    await listening.close();
+    await world.journal.close();
+  }
 });

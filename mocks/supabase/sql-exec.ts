@@ -103,7 +103,7 @@ function lookup(scope: Scope | null, e: Extract<Expr, { k: 'col' }>): Json {
     throw new PgError('42P01', `missing FROM-clause entry for table "${e.table}"`, e.pos);
   }
   if (!scope.columns.includes(e.name)) {
-    throw new PgError('42703', `column ${e.table ? `${e.table}.` : ''}${e.name} does not exist`, e.pos);
+    throw new PgError('42703', e.table ? `column ${e.table}.${e.name} does not exist` : `column "${e.name}" does not exist`, e.pos);
   }
   return scope.row[e.name] ?? null;
 }

@@ -3,7 +3,7 @@ import { emptyResponse, jsonResponse } from '../core/http.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
 import { canSee, projectOf, type SbCtx } from './context.js';
 import { newProject, newProjectRef } from './load.js';
-import { iso, sbError, type ProjectDoc } from './model.js';
+import { sbError, type ProjectDoc } from './model.js';
 
 /** Organizations and projects: list, read, create, pause and restore. */
 
@@ -85,4 +85,3 @@ export const accountOperations: Operation<SbCtx>[] = [
   }),
 ];
 
-export { iso };

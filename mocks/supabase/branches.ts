@@ -5,7 +5,7 @@ import { operation, rest, type Operation } from '../kit/operation.js';
 import { canSee, projectOf, type SbCtx } from './context.js';
 import { applyStatements, pgMessage } from './database.js';
 import { copyTable, defaultBranch, newProject, newProjectRef } from './load.js';
-import { iso, rowKey, sbError, tableKey, type BranchDoc, type ProjectDoc } from './model.js';
+import { iso, sbError, tableKey, type BranchDoc, type ProjectDoc } from './model.js';
 import { PgError } from './sql-parse.js';
 
 /**
@@ -53,7 +53,6 @@ function reseed(c: SbCtx, parent: ProjectDoc, branchRef: string): void {
   for (const [key, m] of c.db.migrations.entries()) if (m.project === branchRef) c.db.migrations.delete(key);
   for (const t of c.db.tables.filter((x) => x.project === parent.ref)) c.db.tables.put(tableKey(branchRef, t.schema, t.name), copyTable(t, branchRef));
   for (const m of migrationsOf(c, parent.ref)) c.db.migrations.put(`${branchRef}/${m.version}`, { ...m, project: branchRef });
-  void rowKey;
 }
 
 const CreateBranch = z.object({

@@ -3,7 +3,7 @@ import type { LoadContext } from '../core/service.js';
 import type { Json } from '../core/store.js';
 import { uuidId } from '../kit/ids.js';
 import type { ProjectData, SupabaseDataset } from './dataset.js';
-import { dbOf, iso, pgTimestamp, refFrom, rowKey, tableKey, type Db, type ExtensionDoc, type KeyDoc, type ProjectDoc, type TableDoc } from './model.js';
+import { dbOf, iso, refFrom, rowKey, tableKey, type Db, type ExtensionDoc, type KeyDoc, type ProjectDoc, type TableDoc } from './model.js';
 import { normaliseType } from './sql-exec.js';
 
 const DAY = 86_400_000;
@@ -149,7 +149,6 @@ function loadProject(db: Db, p: ProjectData, ctx: LoadContext): void {
     db.logs.put(`${p.ref}/${String(i).padStart(5, '0')}`, { project: p.ref, id, timestamp: ctx.epochMs - log.minutes_ago * 60_000, source: log.source, event_message: log.event_message, attributes: log.attributes as Record<string, Json> });
   });
   p.lints.forEach((l, i) => db.lints.put(`${p.ref}/${i}`, { project: p.ref, type: l.type, lint: l.lint as Record<string, Json> }));
-  void pgTimestamp;
 }
 
 export function defaultBranch(ctx: Pick<LoadContext, 'ids'>, project: ProjectDoc) {

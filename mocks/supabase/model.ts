@@ -92,13 +92,6 @@ export function renderError(error: ServiceError): ServiceResponse {
 }
 
 export const iso = (ms: number) => new Date(ms).toISOString();
-/** Postgres's JSON text of a timestamptz: `2025-03-03T09:00:00+00:00` (microseconds when non-zero). */
-export function pgTimestamp(ms: number): string {
-  const text = new Date(ms).toISOString();
-  const frac = text.slice(19, 23);
-  return `${text.slice(0, 19)}${frac === '.000' ? '' : frac}+00:00`;
-}
-
 /** Lower-case letters only, 20 long: a project ref, from the seeded hex of an id. */
 export function refFrom(hex: string): string {
   let out = '';

@@ -1,5 +1,5 @@
 import type { Json } from '../core/store.js';
-import { Parser, PgError, type ColumnDef, type Expr, type SelectItem, type Stmt, type TableRef } from './sql-parse.js';
+import { Parser, PgError, type Expr, type SelectItem, type Stmt, type TableRef } from './sql-parse.js';
 
 /**
  * Runs the parsed SQL subset over a `Source`: a set of relations (the project's tables, plus
@@ -211,7 +211,8 @@ export function evaluate(e: Expr, scope: Scope | null, env: Env, group?: Scope[]
       const v = evaluate(e.arg, scope, env, group);
       const key = evaluate(e.key, scope, env, group);
       if (v === null || key === null || typeof v !== 'object') return null;
-      return (Array.isArray(v) ? v[Number(key) - (typeof key === 'number' ? 0 : 0)] : (v as Record<string, Json>)[String(key)]) ?? null;
+      // Postgres arrays count from 1; JSON objects and ClickHouse maps by key.
+      return (Array.isArray(v) ? v[Number(key) - 1] : (v as Record<string, Json>)[String(key)]) ?? null;
     }
     case 'case': {
       for (const [cond, then] of e.whens) if (truthy(evaluate(cond, scope, env, group))) return evaluate(then, scope, env, group);
@@ -598,4 +599,3 @@ export function normaliseType(type: string, enums: Record<string, string[]>): st
 
 export function isSerial(type: string): boolean { return /^(big|small)?serial[248]?$/i.test(type.trim()); }
 
-export type { ColumnDef };

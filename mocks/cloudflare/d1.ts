@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { operation, rest, type Operation } from '../kit/operation.js';
 import { uuidId } from '../kit/ids.js';
 import { accountOf, type CfCtx } from './context.js';
-import { cfError, iso, ok, pageOf, type D1DatabaseDoc, type D1TableDoc, type SqlValue } from './model.js';
+import { cfError, iso, ok, pageOf, type D1DatabaseDoc, type D1TableDoc, type Db, type SqlValue } from './model.js';
 import { runSql, SqlError } from './sql.js';
 
 /** D1: databases (list, create, read, delete) and `/query` over the dataset's tables (sql.ts). */
@@ -80,3 +80,22 @@ export const d1Operations: Operation<CfCtx>[] = [
     })));
   }, { input: { body: QueryBody } }),
 ];
+
+/**
+ * The grading view of D1: one document per row, `<database>/<table>/<primary key or row number>`,
+ * with the database's name and uuid, the table and the row's columns as fields.
+ */
+export function d1Rows(db: Db): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const d of db.d1_databases.values()) {
+    for (const [table, t] of Object.entries(d.tables)) {
+      const pk = t.columns.findIndex((c) => c.primary_key);
+      t.rows.forEach((row, i) => {
+        out[`${d.name}/${table}/${pk === -1 ? i + 1 : String(row[pk])}`] = {
+          database: d.name, database_id: d.uuid, table, ...Object.fromEntries(t.columns.map((c, j) => [c.name, row[j] ?? null])),
+        };
+      });
+    }
+  }
+  return out;
+}

@@ -3,10 +3,10 @@ import type { FaultOrder, ServiceContext } from '../core/service.js';
 import { defineService } from '../kit/define.js';
 import { analyticsOperations } from './analytics.js';
 import { cfAuth, cfContext, type CfCtx } from './context.js';
-import { d1Operations } from './d1.js';
+import { d1Operations, d1Rows } from './d1.js';
 import { CloudflareDatasetSchema, type CloudflareDataset } from './dataset.js';
 import { loadCloudflare } from './load.js';
-import { cfError, renderError } from './model.js';
+import { cfError, dbOf, renderError } from './model.js';
 import { platformOperations } from './platform.js';
 import { storageOperations } from './storage.js';
 import { unroutedOperations } from './unrouted.js';
@@ -71,5 +71,8 @@ export const cloudflareService = defineService<CloudflareDataset, CfCtx>({
     dns_records: ['created_on', 'modified_on'],
     workers: ['etag', 'created_on', 'modified_on'],
     r2_objects: ['etag', 'uploaded'],
+    // Graded row by row through the `d1_rows` view; the raw table dump would name every row twice.
+    d1_databases: ['tables'],
   },
+  views: (store) => ({ d1_rows: d1Rows(dbOf(store)) }),
 });

@@ -99,6 +99,9 @@ export function runSql(sql: string, params: readonly SqlValue[], tables: Record<
     return t.columns[index]!.name;
   };
   const compare = (a: SqlValue, b: SqlValue): number => {
+    // Numeric affinity, as SQLite applies it between an INTEGER/REAL column and a numeric text.
+    if (typeof a === 'number' && typeof b === 'string' && b.trim() !== '' && !Number.isNaN(Number(b))) return a - Number(b);
+    if (typeof b === 'number' && typeof a === 'string' && a.trim() !== '' && !Number.isNaN(Number(a))) return Number(a) - b;
     if (typeof a === 'number' && typeof b === 'number') return a - b;
     if (typeof a === 'number') return -1;
     if (typeof b === 'number') return 1;

@@ -3,6 +3,11 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startStack, type Stack } from '../catalog/stack.js';
+import { FaultRuleSchema } from '../mocks/core/fault-plan.js';
+import { MemoryJournal } from '../mocks/core/journal.js';
+import { World } from '../mocks/core/world.js';
+import { serveWorld } from '../proxy/serve.js';
+import { prepareWorld } from '../scenarios/world.js';
 import { nodeClientEnv } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
 
@@ -51,4 +56,29 @@ test('cloudflare SDK: zones, DNS records (filters, auto-paging, create/patch/put
   t.true(seen.every((s) => s.startsWith('api.cloudflare.com ') && !s.endsWith(' null')), seen.join('\n'));
   const kv = stack.world.gradingState().cloudflare!.kv_values!['8209fffe3da5ac9e4506974a53801bdc/maintenance_mode'] as { value: string; metadata: unknown };
   t.deepEqual(kv, { namespace_id: '8209fffe3da5ac9e4506974a53801bdc', key: 'maintenance_mode', value: 'true', metadata: { by: 'sdk' } });
+});
+
+test('an injected 429 is Cloudflare\'s error 971 with Retry-After in the v4 envelope; a 503 is code 10002', async (t) => {
+  const { header, services, catalog } = prepareWorld({ scenarioDir: 'mocks/cloudflare/conformance' });
+  const faults = { chaos: 'none' as const, rules: [
+    { route: '/client/v4/zones', operation: 'zones.list', kind: '429', nth: [1], retry_after: 5 },
+    { route: '/client/v4/accounts/**', operation: 'kv.namespaces.list', kind: '503', nth: [1], retry_after: 2 },
+  ].map((rule) => FaultRuleSchema.parse(rule)) };
+  const world = new World({ seed: header.seed, epochMs: Date.parse(header.epoch), tickMs: header.tickMs, services, journal: new MemoryJournal({ ...header, faults }), faults });
+  const listening = await serveWorld(world, catalog.catalog.services, { ports: 'ephemeral', adminPort: 0 });
+  try {
+    const origin = new URL(listening.services.cloudflare!.url).origin;
+    const headers = { authorization: 'Bearer cf-conformance-Xy3Kp9Qw2Rt7Lm5Nb8Vz' };
+    const limited = await fetch(`${origin}/client/v4/zones`, { headers });
+    t.is(limited.status, 429);
+    t.deepEqual(await limited.json(), { result: null, success: false, errors: [{ code: 971, message: 'Please wait and consider throttling your request speed' }], messages: [] });
+    t.is(limited.headers.get('retry-after'), '5');
+    t.is((await fetch(`${origin}/client/v4/zones`, { headers })).status, 200, 'only the first call is limited');
+    const unavailable = await fetch(`${origin}/client/v4/accounts/5f2c8e1a9b7d4c3e8a6f0b1d2e3c4a5b/storage/kv/namespaces`, { headers });
+    t.is(unavailable.status, 503);
+    t.like(await unavailable.json(), { success: false, errors: [{ code: 10002 }] });
+  } finally {
+    await listening.close();
+    await world.journal.close();
+  }
 });

@@ -22,7 +22,7 @@ export const platformOperations: Operation<CfCtx>[] = [
     const secrets = w.secrets.includes(call.body.name) ? w.secrets : [...w.secrets, call.body.name];
     c.db.workers.put(workerKey(w.account_id, w.id), { ...w, secrets });
     return ok({ name: call.body.name, type: 'secret_text' });
-  }, { input: { body: SecretBody } }),
+  }, { input: { body: SecretBody }, lazy: true }),
 
   operation<CfCtx, '/client/v4/accounts/:account_id/workers/scripts/:script_name/secrets/:secret_name'>('workers.scripts.secrets.delete', rest('DELETE', `${A}/workers/scripts/:script_name/secrets/:secret_name`), (call, c) => {
     const w = workerOf(c, call.params.account_id, call.params.script_name);

@@ -15,6 +15,7 @@ import { sentryService } from './sentry/index.js';
 import { launchdarklyService } from './launchdarkly/index.js';
 import { elasticsearchService } from './elasticsearch/index.js';
 import { supabaseService } from './supabase/index.js';
+import { cloudflareService } from './cloudflare/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -34,4 +35,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [launchdarklyService.id, launchdarklyService],
   [elasticsearchService.id, elasticsearchService],
   [supabaseService.id, supabaseService],
+  [cloudflareService.id, cloudflareService],
 ]);

@@ -1,6 +1,6 @@
 import { action, type Operation } from '../kit/operation.js';
 import { params } from './iam.js';
-import { accountOf, awsError, ec2Response, el, isoMs, wrap, type AwsCtx, type IngressRule, type InstanceDoc, type SecurityGroupDoc } from './model.js';
+import { accountOf, awsError, ec2Response, el, isoMs, wrap, type AwsCtx, type IngressRule, type InstanceDoc, type IpRange, type SecurityGroupDoc } from './model.js';
 
 /**
  * Amazon EC2 (its query dialect, 2016-11-15): instances with filters, start and stop, security
@@ -89,19 +89,18 @@ function transition(c: AwsCtx, p: URLSearchParams, to: 'running' | 'stopped', sh
 function permissions(p: URLSearchParams): IngressRule[] {
   const out: IngressRule[] = [];
   for (let i = 1; p.has(`IpPermissions.${i}.IpProtocol`); i++) {
-    const cidrs: string[] = [];
-    let description: string | undefined;
+    const ranges: IpRange[] = [];
     for (let j = 1; p.has(`IpPermissions.${i}.IpRanges.${j}.CidrIp`); j++) {
-      cidrs.push(p.get(`IpPermissions.${i}.IpRanges.${j}.CidrIp`)!);
-      description ??= p.get(`IpPermissions.${i}.IpRanges.${j}.Description`) ?? undefined;
+      const description = p.get(`IpPermissions.${i}.IpRanges.${j}.Description`);
+      ranges.push({ cidr: p.get(`IpPermissions.${i}.IpRanges.${j}.CidrIp`)!, ...(description ? { description } : {}) });
     }
     const from = p.get(`IpPermissions.${i}.FromPort`);
     const to = p.get(`IpPermissions.${i}.ToPort`);
-    out.push({ protocol: p.get(`IpPermissions.${i}.IpProtocol`)!, ...(from === null ? {} : { from_port: Number(from) }), ...(to === null ? {} : { to_port: Number(to) }), cidrs, ...(description ? { description } : {}) });
+    out.push({ protocol: p.get(`IpPermissions.${i}.IpProtocol`)!, ...(from === null ? {} : { from_port: Number(from) }), ...(to === null ? {} : { to_port: Number(to) }), ranges });
   }
   // The flat form (IpProtocol, FromPort, ToPort, CidrIp at the top level).
   if (out.length === 0 && p.has('IpProtocol')) {
-    out.push({ protocol: p.get('IpProtocol')!, ...(p.has('FromPort') ? { from_port: Number(p.get('FromPort')) } : {}), ...(p.has('ToPort') ? { to_port: Number(p.get('ToPort')) } : {}), cidrs: p.has('CidrIp') ? [p.get('CidrIp')!] : [] });
+    out.push({ protocol: p.get('IpProtocol')!, ...(p.has('FromPort') ? { from_port: Number(p.get('FromPort')) } : {}), ...(p.has('ToPort') ? { to_port: Number(p.get('ToPort')) } : {}), ranges: p.has('CidrIp') ? [{ cidr: p.get('CidrIp')! }] : [] });
   }
   if (out.length === 0) throw awsError(400, 'MissingParameter', 'The request must contain the parameter ipPermissions');
   return out;
@@ -119,7 +118,7 @@ function groupOf(c: AwsCtx, p: URLSearchParams): SecurityGroupDoc {
 
 function groupXml(c: AwsCtx, g: SecurityGroupDoc): string {
   const rules = g.ingress.map((r) => wrap('item', `${el('ipProtocol', r.protocol)}${r.from_port === undefined ? '' : el('fromPort', r.from_port)}${r.to_port === undefined ? '' : el('toPort', r.to_port)}`
-    + `${wrap('groups', '')}${wrap('ipRanges', r.cidrs.map((cidr) => wrap('item', `${el('cidrIp', cidr)}${r.description ? el('description', r.description) : ''}`)).join(''))}${wrap('ipv6Ranges', '')}${wrap('prefixListIds', '')}`)).join('');
+    + `${wrap('groups', '')}${wrap('ipRanges', r.ranges.map((range) => wrap('item', `${el('cidrIp', range.cidr)}${range.description ? el('description', range.description) : ''}`)).join(''))}${wrap('ipv6Ranges', '')}${wrap('prefixListIds', '')}`)).join('');
   const egress = wrap('item', `${el('ipProtocol', '-1')}${wrap('groups', '')}${wrap('ipRanges', wrap('item', el('cidrIp', '0.0.0.0/0')))}`);
   return wrap('item', `${el('ownerId', accountOf(c.db).account_id)}${el('groupId', g.id)}${el('groupName', g.name)}${el('groupDescription', g.description)}${el('vpcId', g.vpc_id)}`
     + `${wrap('ipPermissions', rules)}${wrap('ipPermissionsEgress', egress)}${tagSet(g.tags)}`);
@@ -162,7 +161,7 @@ export const ec2Operations: Operation<AwsCtx>[] = [
         if (f.name === 'group-id') return like(g.id, f.values);
         if (f.name === 'vpc-id') return like(g.vpc_id, f.values);
         if (f.name === 'ip-permission.from-port') return g.ingress.some((r) => like(String(r.from_port), f.values));
-        if (f.name === 'ip-permission.cidr') return g.ingress.some((r) => r.cidrs.some((cidr) => like(cidr, f.values)));
+        if (f.name === 'ip-permission.cidr') return g.ingress.some((r) => r.ranges.some((range) => like(range.cidr, f.values)));
         throw awsError(400, 'InvalidParameterValue', `The filter '${f.name}' is invalid`);
       });
     }
@@ -174,12 +173,12 @@ export const ec2Operations: Operation<AwsCtx>[] = [
     const added: string[] = [];
     for (const rule of permissions(p)) {
       const existing = ingress.findIndex((r) => sameRule(r, rule));
-      const have = existing === -1 ? [] : ingress[existing]!.cidrs;
-      const dup = rule.cidrs.find((cidr) => have.includes(cidr));
-      if (dup) throw awsError(400, 'InvalidPermission.Duplicate', `the specified rule "peer: ${dup}, ${rule.protocol.toUpperCase()}, from port: ${rule.from_port}, to port: ${rule.to_port}, ALLOW" already exists`);
+      const have = existing === -1 ? [] : ingress[existing]!.ranges.map((range) => range.cidr);
+      const dup = rule.ranges.find((range) => have.includes(range.cidr));
+      if (dup) throw awsError(400, 'InvalidPermission.Duplicate', `the specified rule "peer: ${dup.cidr}, ${rule.protocol.toUpperCase()}, from port: ${rule.from_port}, to port: ${rule.to_port}, ALLOW" already exists`);
       if (existing === -1) ingress.push(rule);
-      else ingress[existing] = { ...ingress[existing]!, cidrs: [...have, ...rule.cidrs] };
-      for (const cidr of rule.cidrs) added.push(wrap('item', `${el('securityGroupRuleId', `sgr-${c.ctx.ids.opaque('sgr', `${group.id}/${rule.protocol}/${rule.from_port}/${cidr}`, 17)}`)}${el('groupId', group.id)}${el('groupOwnerId', accountOf(c.db).account_id)}${el('isEgress', false)}${el('ipProtocol', rule.protocol)}${el('fromPort', rule.from_port)}${el('toPort', rule.to_port)}${el('cidrIpv4', cidr)}`));
+      else ingress[existing] = { ...ingress[existing]!, ranges: [...ingress[existing]!.ranges, ...rule.ranges] };
+      for (const range of rule.ranges) added.push(wrap('item', `${el('securityGroupRuleId', `sgr-${c.ctx.ids.opaque('sgr', `${group.id}/${rule.protocol}/${rule.from_port}/${range.cidr}`, 17)}`)}${el('groupId', group.id)}${el('groupOwnerId', accountOf(c.db).account_id)}${el('isEgress', false)}${el('ipProtocol', rule.protocol)}${el('fromPort', rule.from_port)}${el('toPort', rule.to_port)}${el('cidrIpv4', range.cidr)}${range.description ? el('description', range.description) : ''}`));
     }
     c.db.security_groups.put(group.id, { ...group, ingress });
     return `${el('return', true)}${wrap('securityGroupRuleSet', added.join(''))}`;
@@ -188,10 +187,11 @@ export const ec2Operations: Operation<AwsCtx>[] = [
     const group = groupOf(c, p);
     let ingress = [...group.ingress];
     for (const rule of permissions(p)) {
-      const existing = ingress.findIndex((r) => sameRule(r, rule) && rule.cidrs.every((cidr) => r.cidrs.includes(cidr)));
+      const cidrs = rule.ranges.map((range) => range.cidr);
+      const existing = ingress.findIndex((r) => sameRule(r, rule) && cidrs.every((cidr) => r.ranges.some((range) => range.cidr === cidr)));
       if (existing === -1) throw awsError(400, 'InvalidPermission.NotFound', 'The specified rule does not exist in this security group.');
-      const left = ingress[existing]!.cidrs.filter((cidr) => !rule.cidrs.includes(cidr));
-      ingress = left.length === 0 ? ingress.filter((_r, i) => i !== existing) : ingress.map((r, i) => (i === existing ? { ...r, cidrs: left } : r));
+      const left = ingress[existing]!.ranges.filter((range) => !cidrs.includes(range.cidr));
+      ingress = left.length === 0 ? ingress.filter((_r, i) => i !== existing) : ingress.map((r, i) => (i === existing ? { ...r, ranges: left } : r));
     }
     c.db.security_groups.put(group.id, { ...group, ingress });
     return el('return', true);

@@ -26,14 +26,17 @@ export function loadAws(data: AwsDataset, ctx: LoadContext): void {
       description: r.description, created: r.created, assume_role_policy: r.assume_role_policy, attached_policies: r.attached_policies, max_session_duration: r.max_session_duration, tags: r.tags });
   }
   for (const b of data.s3.buckets) {
-    const { objects, ...bucket } = b;
-    db.buckets.put(b.name, bucket);
+    const { objects, policy, ...bucket } = b;
+    db.buckets.put(b.name, policy === null ? bucket : { ...bucket, policy });
     for (const o of objects) {
       db.objects.put(objectKey(b.name, o.key), { bucket: b.name, key: o.key, body: o.body, content_type: o.content_type, last_modified: o.last_modified,
         etag: etagOf(o.body), size: Buffer.byteLength(o.body), storage_class: o.storage_class, tags: o.tags });
     }
   }
-  for (const g of data.ec2.security_groups) db.security_groups.put(g.id, { ...g });
+  for (const g of data.ec2.security_groups) {
+    const ingress = g.ingress.map(({ cidrs, description, ...rule }) => ({ ...rule, ranges: cidrs.map((cidr) => (description ? { cidr, description } : { cidr })) }));
+    db.security_groups.put(g.id, { ...g, ingress });
+  }
   for (const i of data.ec2.instances) db.instances.put(i.id, { ...i, reservation_id: `r-${ctx.ids.opaque('reservation', i.id, 17)}` });
   for (const f of data.lambda.functions) {
     db.functions.put(f.name, { ...f, arn: `arn:aws:lambda:${region}:${account}:function:${f.name}`, revision_id: uuidId(ctx, 'revision') });

@@ -12,9 +12,11 @@ export interface UserDoc { name: string; id: string; path: string; arn: string; 
 export interface RoleDoc { name: string; id: string; path: string; arn: string; description: string; created: string; assume_role_policy: Record<string, unknown>; attached_policies: PolicyRef[]; max_session_duration: number; tags: Record<string, string> }
 export interface Grant { grantee: 'owner' | 'AllUsers' | 'AuthenticatedUsers' | 'LogDelivery'; permission: string }
 export interface PublicAccessBlock { BlockPublicAcls: boolean; IgnorePublicAcls: boolean; BlockPublicPolicy: boolean; RestrictPublicBuckets: boolean }
-export interface BucketDoc { name: string; region: string; created: string; policy: string | null; public_access_block: PublicAccessBlock | null; acl: Grant[]; tags: Record<string, string> }
+export interface BucketDoc { name: string; region: string; created: string; /** Absent when the bucket has no policy. */ policy?: string; public_access_block: PublicAccessBlock | null; acl: Grant[]; tags: Record<string, string> }
 export interface ObjectDoc { bucket: string; key: string; body: string; content_type: string; last_modified: string; etag: string; size: number; storage_class: string; tags: Record<string, string> }
-export interface IngressRule { protocol: string; from_port?: number; to_port?: number; cidrs: string[]; description?: string }
+/** One inbound rule: protocol and ports, and its IPv4 ranges, each with its own description (as EC2 keeps them). */
+export interface IpRange { cidr: string; description?: string }
+export interface IngressRule { protocol: string; from_port?: number; to_port?: number; ranges: IpRange[] }
 export interface SecurityGroupDoc { id: string; name: string; description: string; vpc_id: string; ingress: IngressRule[]; tags: Record<string, string> }
 export interface InstanceDoc {
   id: string; type: string; state: string; image_id: string; launched: string; az: string; private_ip: string; public_ip: string | null;

@@ -97,7 +97,7 @@ export const s3Operations: Operation<AwsCtx>[] = [
     if (c.db.buckets.has(name)) throw awsError(409, 'BucketAlreadyOwnedByYou', 'Your previous request to create the named bucket succeeded and you already own it.', { BucketName: name });
     if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(name)) throw awsError(400, 'InvalidBucketName', 'The specified bucket is not valid.', { BucketName: name });
     const region = tags(call.req.text(), 'LocationConstraint')[0] ?? c.target.region;
-    c.db.buckets.put(name, { name, region, created: new Date(c.ctx.nowMs).toISOString(), policy: null,
+    c.db.buckets.put(name, { name, region, created: new Date(c.ctx.nowMs).toISOString(),
       public_access_block: { BlockPublicAcls: true, IgnorePublicAcls: true, BlockPublicPolicy: true, RestrictPublicBuckets: true }, acl: CANNED.private!, tags: {} });
     return empty(c, 200, [['Location', `/${name}`]]);
   }),
@@ -112,7 +112,7 @@ export const s3Operations: Operation<AwsCtx>[] = [
 
   operation<AwsCtx, '/_s3/b/policy/:bucket'>('s3.GetBucketPolicy', rest('GET', '/_s3/b/policy/:bucket'), (call, c) => {
     const bucket = bucketOf(c, call.params.bucket);
-    if (bucket.policy === null) throw awsError(404, 'NoSuchBucketPolicy', 'The bucket policy does not exist', { BucketName: bucket.name });
+    if (bucket.policy === undefined) throw awsError(404, 'NoSuchBucketPolicy', 'The bucket policy does not exist', { BucketName: bucket.name });
     return { status: 200, headers: baseHeaders(c, 'application/json'), body: bytes(bucket.policy) };
   }),
   operation<AwsCtx, '/_s3/b/policy/:bucket'>('s3.PutBucketPolicy', rest('PUT', '/_s3/b/policy/:bucket'), (call, c) => {
@@ -132,7 +132,8 @@ export const s3Operations: Operation<AwsCtx>[] = [
   }),
   operation<AwsCtx, '/_s3/b/policy/:bucket'>('s3.DeleteBucketPolicy', rest('DELETE', '/_s3/b/policy/:bucket'), (call, c) => {
     const bucket = bucketOf(c, call.params.bucket);
-    c.db.buckets.put(bucket.name, { ...bucket, policy: null });
+    const { policy: _removed, ...rest } = bucket;
+    c.db.buckets.put(bucket.name, rest);
     return empty(c, 204);
   }),
 

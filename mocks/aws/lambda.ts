@@ -1,6 +1,6 @@
 import { bytes } from '../core/http.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
-import { accountOf, awsError, baseHeaders, jsonOut, type AwsCtx, type FunctionDoc, type LogEvent } from './model.js';
+import { accountOf, awsError, baseHeaders, jsonOut, type AwsCtx, type FunctionDoc } from './model.js';
 import { appendLog } from './logs.js';
 
 /**
@@ -80,7 +80,7 @@ export const lambdaOperations: Operation<AwsCtx>[] = [
       ...(body.Timeout !== undefined ? { timeout: num(body.Timeout, 1, 900, 'Timeout')! } : {}),
       ...(body.MemorySize !== undefined ? { memory: num(body.MemorySize, 128, 10240, 'MemorySize')! } : {}),
       ...(env ? { environment: { ...(env.Variables ?? {}) } } : {}),
-      last_modified: new Date(c.ctx.nowMs).toISOString().replace(/Z$/, 'Z'),
+      last_modified: new Date(c.ctx.nowMs).toISOString(),
       revision_id: revision(c, f.name),
     };
     c.db.functions.put(f.name, updated);
@@ -116,4 +116,3 @@ export const lambdaOperations: Operation<AwsCtx>[] = [
   }),
 ];
 
-export type { LogEvent };

@@ -16,6 +16,7 @@ import { launchdarklyService } from './launchdarkly/index.js';
 import { elasticsearchService } from './elasticsearch/index.js';
 import { supabaseService } from './supabase/index.js';
 import { cloudflareService } from './cloudflare/index.js';
+import { awsService } from './aws/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -36,4 +37,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [elasticsearchService.id, elasticsearchService],
   [supabaseService.id, supabaseService],
   [cloudflareService.id, cloudflareService],
+  [awsService.id, awsService],
 ]);

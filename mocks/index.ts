@@ -14,6 +14,7 @@ import { datadogService } from './datadog/index.js';
 import { sentryService } from './sentry/index.js';
 import { launchdarklyService } from './launchdarkly/index.js';
 import { elasticsearchService } from './elasticsearch/index.js';
+import { circleciService } from './circleci/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -32,4 +33,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [sentryService.id, sentryService],
   [launchdarklyService.id, launchdarklyService],
   [elasticsearchService.id, elasticsearchService],
+  [circleciService.id, circleciService],
 ]);

@@ -26,7 +26,8 @@ export function loadCircleci(data: CircleciDataset, ctx: LoadContext): void {
     const id = uuidId(ctx, 'pipeline');
     db.pipelines.put(id, {
       id, project, number: pipeline.number, branch: pipeline.branch, revision: pipeline.revision, commit_subject: pipeline.commit_subject,
-      actor: pipeline.actor, created_at: pipeline.created_at, trigger: 'webhook', definition_id: db.projects.get(project)?.definitions[0]?.id ?? null,
+      actor: pipeline.actor, created_at: pipeline.created_at, trigger: 'webhook',
+      definition_id: db.projects.get(project)?.definitions[0]?.id ?? null, definition_name: db.projects.get(project)?.definitions[0]?.name ?? null,
     });
     for (const workflow of pipeline.workflows) {
       const workflowId = uuidId(ctx, 'workflow');

@@ -12,7 +12,7 @@ export interface ProjectDoc {
 }
 export interface PipelineDoc {
   id: string; project: string; number: number; branch: string; revision: string; commit_subject: string;
-  actor: string; created_at: string; trigger: 'webhook' | 'api'; definition_id: string | null;
+  actor: string; created_at: string; trigger: 'webhook' | 'api'; definition_id: string | null; definition_name: string | null;
 }
 export interface WorkflowDoc {
   id: string; pipeline_id: string; project: string; pipeline_number: number; name: string; status: string;

@@ -91,7 +91,7 @@ export const ciOperations = [
     const created = iso(c.ctx.nowMs);
     c.db.pipelines.put(id, {
       id, project: project.slug, number, branch, revision: c.ctx.ids.opaque('revision', `${project.slug}/${branch}`), commit_subject: '',
-      actor: c.login, created_at: created, trigger: 'api', definition_id: definition.id,
+      actor: c.login, created_at: created, trigger: 'api', definition_id: definition.id, definition_name: definition.name,
     });
     return json({ id, state: 'created', number, created_at: created }, 201);
   }, { input: { body: RunBody } }),
@@ -174,7 +174,7 @@ export const ciOperations = [
     const id = uuidId(c.ctx, 'pipeline');
     c.db.pipelines.put(id, {
       id, project: project.slug, number, branch: project.default_branch, revision: c.ctx.ids.opaque('revision', `rollback/${number}`), commit_subject: `Rollback ${body.component_name} to ${body.target_version}`,
-      actor: c.login, created_at: iso(c.ctx.nowMs), trigger: 'api', definition_id: project.definitions[0]?.id ?? null,
+      actor: c.login, created_at: iso(c.ctx.nowMs), trigger: 'api', definition_id: project.definitions.at(-1)?.id ?? null, definition_name: project.definitions.at(-1)?.name ?? null,
     });
     c.db.rollbacks.put(id, { id, project_id: project.id, component_name: body.component_name, environment_name: body.environment_name, current_version: body.current_version, target_version: body.target_version, reason: body.reason ?? null, pipeline_number: number });
     return json({ id, rollback_type: 'PIPELINE' }, 201);

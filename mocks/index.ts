@@ -17,6 +17,7 @@ import { elasticsearchService } from './elasticsearch/index.js';
 import { supabaseService } from './supabase/index.js';
 import { cloudflareService } from './cloudflare/index.js';
 import { awsService } from './aws/index.js';
+import { circleciService } from './circleci/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -38,4 +39,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [supabaseService.id, supabaseService],
   [cloudflareService.id, cloudflareService],
   [awsService.id, awsService],
+  [circleciService.id, circleciService],
 ]);

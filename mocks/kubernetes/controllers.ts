@@ -108,7 +108,8 @@ export function startPod(c: Cluster, pod: K8sObject): K8sObject {
   }
   const ready = statuses.every((s) => s.ready === true);
   pod.status = {
-    phase: ready ? 'Running' : 'Pending',
+    // A crash-looping container has run: its pod is Running, only not Ready.
+    phase: ready || crash ? 'Running' : 'Pending',
     conditions: [
       { type: 'PodReadyToStartContainers', status: 'True', lastProbeTime: null, lastTransitionTime: now },
       { type: 'Initialized', status: 'True', lastProbeTime: null, lastTransitionTime: now },

@@ -57,8 +57,10 @@ function select(c: K8sCtx, req: ServiceRequest, r: Resource): { items: [string, 
   const freq = fields ? parseFieldSelector(fields, r.type.kind) : [];
   const items = store(c, r.type).entries().filter(([, obj]) => (r.namespace === undefined || obj.metadata.namespace === r.namespace)
     && matchesLabels(obj.metadata.labels, lreq) && matchesFields(obj, freq));
-  // etcd returns keys in order: by namespace, then name.
-  items.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // By namespace (as etcd's keys group them), then in creation order: sorting by name would let
+  // the seeded pod name suffixes reorder lists from one seed to another.
+  const nsOf = (obj: K8sObject) => obj.metadata.namespace ?? '';
+  items.sort(([, a], [, b]) => (nsOf(a) < nsOf(b) ? -1 : nsOf(a) > nsOf(b) ? 1 : 0));
   return { items, filtered: lreq.length > 0 || freq.length > 0 };
 }
 
@@ -71,8 +73,8 @@ function list(c: K8sCtx, req: ServiceRequest, r: Resource): ServiceResponse {
   const token = q(req, 'continue');
   if (token) {
     const from = readContinue(token).start;
-    start = items.findIndex(([key]) => key > from);
-    if (start < 0) start = items.length;
+    start = items.findIndex(([key]) => key === from) + 1;
+    if (start === 0) throw status(410, 'Expired', 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
   }
   const limit = Number(q(req, 'limit') ?? '0');
   const page = limit > 0 ? items.slice(start, start + limit) : items.slice(start);
@@ -118,6 +120,10 @@ function getObject(c: K8sCtx, r: Resource): K8sObject {
 }
 
 function body(req: ServiceRequest): unknown {
+  // Protobuf bodies (client-go's typed clients may send them) are not decoded by this mock.
+  if ((req.header('content-type') ?? '').startsWith('application/vnd.kubernetes.protobuf')) {
+    throw status(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
+  }
   if (req.body.length === 0) throw badRequest('the body of the request was empty');
   try {
     return JSON.parse(new TextDecoder().decode(req.body));

@@ -39,7 +39,7 @@ function k8sFault(order: FaultOrder, _req: ServiceRequest, _ctx: ServiceContext)
   }
   if (order.kind === '503') return renderStatus(status(503, 'ServiceUnavailable', 'the server is currently unable to handle the request', { retryAfterSeconds: order.retryAfter }, [['Retry-After', String(order.retryAfter)]]));
   if (order.kind === 'timeout') return renderStatus(status(504, 'Timeout', 'Timeout: request did not complete within the allotted timeout', { retryAfterSeconds: 1 }));
-  return renderStatus(status(order.kind === 'reset' || order.kind === '502' ? 502 : 500, 'InternalError', 'Internal error occurred: the server could not complete the request', { causes: [{ message: 'the server could not complete the request' }] }));
+  return renderStatus(status(order.kind === 'reset' || order.kind === '502' ? 502 : 500, 'InternalError', 'Internal error occurred: the server could not complete the request'));
 }
 
 export const kubernetesService = defineService<KubernetesDataset, K8sCtx>({

@@ -19,6 +19,7 @@ conformance(test, {
   sweep,
   headers: [['Authorization', 'Bearer k8s-conformance-token']],
   skipRoutes: ALL_METHODS,
+  count: 120,
   requests: [
     (random) => ({ method: 'GET', target: random.pick(['/api', '/apis', '/version', '/api/v1', '/apis/apps/v1', '/apis/batch/v1', '/openapi/v3', '/apis/nope/v1', '/openapi/v2']) }),
     (random) => ({ method: 'GET', target: `/api/v1/namespaces/${random.pick(NS)}/${random.pick(PLURALS)}?limit=${random.int(1, 4)}` }),

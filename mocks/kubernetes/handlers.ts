@@ -37,14 +37,14 @@ function bare(obj: K8sObject): Omit<K8sObject, 'kind' | 'apiVersion'> {
 }
 
 function continueToken(rv: number, start: string): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: `${start}\u0000` })).toString('base64');
+  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start })).toString('base64');
 }
 
 function readContinue(token: string): { rv: number; start: string } {
   try {
     const parsed = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as { v?: string; rv?: number; start?: string };
     if (parsed.v !== 'meta.k8s.io/v1' || typeof parsed.start !== 'string') throw new Error('bad');
-    return { rv: parsed.rv ?? 0, start: parsed.start.replace(/\u0000$/, '') };
+    return { rv: parsed.rv ?? 0, start: parsed.start };
   } catch {
     throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   }
@@ -73,15 +73,16 @@ function list(c: K8sCtx, req: ServiceRequest, r: Resource): ServiceResponse {
   const token = q(req, 'continue');
   if (token) {
     const from = readContinue(token).start;
-    start = items.findIndex(([key]) => key === from) + 1;
-    if (start === 0) throw status(410, 'Expired', 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
+    start = /^#\d+$/.test(from) ? Number(from.slice(1)) : -1;
+    if (start < 0 || start > items.length) throw status(410, 'Expired', 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
   }
   const limit = Number(q(req, 'limit') ?? '0');
   const page = limit > 0 ? items.slice(start, start + limit) : items.slice(start);
   const more = limit > 0 && start + limit < items.length;
   const meta: Record<string, unknown> = { resourceVersion: String(rv) };
   if (more) {
-    meta.continue = continueToken(rv, page[page.length - 1]![0]);
+    // The position of the next item, not its key as etcd's token has: keys carry seeded pod names.
+    meta.continue = continueToken(rv, `#${start + limit}`);
     if (!filtered) meta.remainingItemCount = items.length - start - limit;
   }
   const objs = page.map(([, o]) => o);

@@ -197,6 +197,9 @@ function create(c: K8sCtx, req: ServiceRequest, r: Resource): ServiceResponse {
   const input = body(req);
   if (!isObject(input)) throw badRequest('Object \'Kind\' is missing in the request body');
   const obj = clone(input) as K8sObject;
+  // A body without kind and apiVersion takes the endpoint's, as the server's decoder defaults them.
+  obj.kind ??= r.type.kind;
+  obj.apiVersion ??= apiVersionOf(r.type);
   if (obj.kind !== r.type.kind || obj.apiVersion !== apiVersionOf(r.type)) {
     if (obj.kind === undefined) throw badRequest("Object 'Kind' is missing in '" + JSON.stringify(input) + "'");
     throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${apiVersionOf(r.type)})`);

@@ -5,6 +5,7 @@ import { afterPodDeleted, collectGarbage, DEPLOYMENTS, NAMESPACES, NODES, PODS, 
 import { apiGroup, apiGroupList, apiVersions, openapiV3, openapiV3Root, resourceList, VERSION } from './discovery.js';
 import { alreadyExists, badRequest, clone, dropNulls, conflict, currentRv, invalid, isObject, nameProblem, newUid, notFound, qualified, randomSuffix, status, timestamp, type K8sObject } from './model.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
+import { decodeProtobuf, isProtobuf } from './protobuf.js';
 import { operationName, parsePath, type Route } from './paths.js';
 import { apiVersionOf, keyOf, RESOURCES, type ResourceType } from './resources.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector, selectorString } from './selectors.js';
@@ -121,8 +122,10 @@ function getObject(c: K8sCtx, r: Resource): K8sObject {
 }
 
 function body(req: ServiceRequest): unknown {
-  // Protobuf bodies (client-go's typed clients may send them) are not decoded by this mock.
-  if ((req.header('content-type') ?? '').startsWith('application/vnd.kubernetes.protobuf')) {
+  // Protobuf bodies (client-go's typed clients send them): Secrets and ConfigMaps are decoded.
+  if (isProtobuf(req.header('content-type'))) {
+    const decoded = decodeProtobuf(req.body);
+    if (decoded) return decoded;
     throw status(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
   }
   if (req.body.length === 0) throw badRequest('the body of the request was empty');

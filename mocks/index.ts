@@ -18,6 +18,7 @@ import { supabaseService } from './supabase/index.js';
 import { cloudflareService } from './cloudflare/index.js';
 import { awsService } from './aws/index.js';
 import { circleciService } from './circleci/index.js';
+import { kubernetesService } from './kubernetes/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -40,4 +41,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [cloudflareService.id, cloudflareService],
   [awsService.id, awsService],
   [circleciService.id, circleciService],
+  [kubernetesService.id, kubernetesService],
 ]);

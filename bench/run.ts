@@ -367,7 +367,7 @@ function spawnToExit(command: string, args: string[]): Promise<number> {
 
 /** Runs `node ARGS` in the repository and parses the last line of its stdout as JSON. */
 async function runJson<T = any>(args: string[]): Promise<T> {
-  const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: root, maxBuffer: 16 << 20, timeout: 600_000 });
+  const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: root, maxBuffer: 16 << 20, timeout: 1_800_000 });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as T;
 }
 

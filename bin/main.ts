@@ -19,6 +19,12 @@ let cli = yargs(argv)
   .scriptName('toolbench')
   .usage('$0 <command> [options]\n\nA deterministic world for testing LLM agents that call real MCP servers.');
 for (const command of commands) cli = cli.command(command);
+// yargs renders the running command's whole help text as soon as its handler starts, to show it
+// later if asked; toolbench never asks (`.fail` prints one line), and the rendering cost 30 ms of
+// every `toolbench world`'s start. `--help` renders on demand as before.
+const usage = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } })
+  .getInternalMethods?.().getUsageInstance?.();
+if (usage?.cacheHelpMessage) usage.cacheHelpMessage = () => {};
 await cli
   .demandCommand(1, 'Name a command; see --help.')
   .strict()

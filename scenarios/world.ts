@@ -16,6 +16,7 @@ import { JOURNAL_FORMAT, type JournalHeader } from '../mocks/core/journal-format
 import type { NoiseAnswer } from '../mocks/core/noise.js';
 import { World, type HostedService } from '../mocks/core/world.js';
 import { serviceDefinitions } from '../mocks/index.js';
+import type { ServiceDefinition } from '../mocks/core/service.js';
 import { TOOLBENCH_VERSION } from '../mocks/version.js';
 import { loadScenarioManifest, type ScenarioManifest } from './manifest.js';
 
@@ -59,6 +60,10 @@ export function prepareWorld(options: OpenWorldOptions): { header: JournalHeader
     if (!definition) throw new ToolbenchError('TB_ERR_CATALOG', `catalog ${catalog.path}: service "${entry.id}" has no mock (mocks/index.ts)`);
     const source = datasetSource(scenarioDir, options.baselineDir ?? BASELINE_DIR, entry.id, manifest.services.includes(entry.id));
     if (source?.baseline) baselines[entry.id] = fileHash(source.file);
+    // The committed baselines (every one loads in test/baseline.test.ts) are read and loaded when
+    // their service is first used: most trials touch one or two of the catalog's services. A
+    // scenario's own datasets, and baselines from elsewhere, are checked here, before anything starts.
+    if (source?.baseline && options.baselineDir === undefined) return lazyBaseline(entry.id, entry.hostnames, definition, source.file);
     return { id: entry.id, hostnames: entry.hostnames, definition, data: loadDatasetFile(source?.file ?? null, definition) };
   });
   manifest.faults.forEach((rule, i) => {
@@ -81,6 +86,18 @@ export function prepareWorld(options: OpenWorldOptions): { header: JournalHeader
     faults: resolveFaultPlan(manifest.faults, options.chaos),
   };
   return { header, services, noise: noiseAnswers(catalog.catalog.noise), catalog, manifest };
+}
+
+/** A hosted service whose baseline dataset is read and validated once, when the world first loads it. */
+function lazyBaseline(id: string, hostnames: readonly string[], definition: ServiceDefinition, file: string): HostedService {
+  let data: { value: unknown } | undefined;
+  return {
+    id, hostnames, definition, lazy: true,
+    get data() {
+      data ??= { value: loadDatasetFile(file, definition) };
+      return data.value;
+    },
+  };
 }
 
 /** The catalog's `[[noise]]` entries as the world takes them. */

@@ -20,7 +20,15 @@ export interface HostedService {
   id: string;
   hostnames: readonly string[];
   definition: ServiceDefinition;
+  /** The parsed dataset; with `lazy`, read (it may be a getter that parses) only when the service loads. */
   data: unknown;
+  /**
+   * Load the dataset when the service is first used (a request to it, its state read, a grade)
+   * instead of when the world is built: a shared baseline a scenario does not name, which most
+   * trials never touch. Nothing a client sees changes: a service's store and IDs depend only on
+   * its own dataset, the seed and the epoch, never on when or in what order services load.
+   */
+  lazy?: boolean;
 }
 
 export interface WorldConfig {
@@ -60,6 +68,9 @@ interface ServiceRuntime {
 export class World {
   readonly clock: LogicalClock;
   readonly journal: Journal;
+  /** Every hosted service by id, in the catalog's order. */
+  private readonly hosted = new Map<string, HostedService>();
+  /** The services loaded so far (all but the lazy ones not used yet). */
   private readonly runtimes = new Map<string, ServiceRuntime>();
   private readonly hosts: HostTable<{ service: string } | { noise: NoiseAnswer }>;
   private readonly addons: readonly WorldAddon[];
@@ -69,15 +80,8 @@ export class World {
     this.journal = config.journal;
     this.addons = [...(config.faults?.rules.length ? [faultAddon(config.faults.rules)] : []), ...(config.addons ?? [])];
     for (const hosted of config.services) {
-      const store = new DocumentStore();
-      const ids = new SeededIds(config.seed, hosted.id);
-      try {
-        hosted.definition.load(hosted.data, { service: hosted.id, store, ids, epochMs: config.epochMs });
-      } catch (error) {
-        if (isToolbenchError(error)) throw error;
-        throw new ToolbenchError('TB_ERR_DATASET', `${hosted.id} dataset cannot be loaded: ${(error as Error).message}`, { cause: error });
-      }
-      this.runtimes.set(hosted.id, { hosted, store, ids, initial: { store: store.snapshot(), ids: ids.snapshot() } });
+      this.hosted.set(hosted.id, hosted);
+      if (!hosted.lazy) this.load(hosted);
     }
     this.hosts = new HostTable<{ service: string } | { noise: NoiseAnswer }>([
       ...config.services.flatMap((hosted) => hosted.hostnames.map((host) => ({ host, value: { service: hosted.id } }))),
@@ -85,8 +89,36 @@ export class World {
     ]);
   }
 
+  /** Loads one service's dataset into a store of its own. */
+  private load(hosted: HostedService): ServiceRuntime {
+    const store = new DocumentStore();
+    const ids = new SeededIds(this.config.seed, hosted.id);
+    try {
+      hosted.definition.load(hosted.data, { service: hosted.id, store, ids, epochMs: this.config.epochMs });
+    } catch (error) {
+      if (isToolbenchError(error)) throw error;
+      throw new ToolbenchError('TB_ERR_DATASET', `${hosted.id} dataset cannot be loaded: ${(error as Error).message}`, { cause: error });
+    }
+    const runtime: ServiceRuntime = { hosted, store, ids, initial: { store: store.snapshot(), ids: ids.snapshot() } };
+    this.runtimes.set(hosted.id, runtime);
+    return runtime;
+  }
+
+  /** A service's runtime, loading it on first use. */
+  private runtime(id: string): ServiceRuntime | undefined {
+    const loaded = this.runtimes.get(id);
+    if (loaded) return loaded;
+    const hosted = this.hosted.get(id);
+    return hosted && this.load(hosted);
+  }
+
+  /** Every service's runtime in the catalog's order, loading those not loaded yet. */
+  private allRuntimes(): [string, ServiceRuntime][] {
+    return [...this.hosted.keys()].map((id) => [id, this.runtime(id)!]);
+  }
+
   get serviceIds(): string[] {
-    return [...this.runtimes.keys()];
+    return [...this.hosted.keys()];
   }
 
   /** The service that answers for `host` (port and case ignored; host patterns too), if any. */
@@ -109,7 +141,7 @@ export class World {
   process(request: WorldRequest): JournalEntry {
     const tick = this.clock.next();
     const serviceId = request.service ?? this.serviceForHost(request.host) ?? null;
-    const runtime = serviceId === null ? undefined : this.runtimes.get(serviceId);
+    const runtime = serviceId === null ? undefined : this.runtime(serviceId);
     if (!runtime) {
       const found = request.service ? undefined : this.hosts.resolve(request.host)?.value;
       if (found && 'noise' in found) return entryFor(tick, null, request, noiseResponse(found.noise), request.attribution ?? null, null, null, 'noise');
@@ -230,6 +262,7 @@ export class World {
   /** Every service back to its dataset; journaled, so replay resets at the same point. */
   async reset(): Promise<WorldResponse> {
     const tick = this.clock.next();
+    // A service not loaded yet is as loaded already: nothing to restore.
     for (const runtime of this.runtimes.values()) {
       runtime.store.restore(runtime.initial.store);
       runtime.ids.restore(runtime.initial.ids);
@@ -263,14 +296,14 @@ export class World {
   /** Every service's documents (a copy). */
   state(): Record<string, StoreDump> {
     const out: Record<string, StoreDump> = {};
-    for (const [id, runtime] of this.runtimes) out[id] = runtime.store.dump();
+    for (const [id, runtime] of this.allRuntimes()) out[id] = runtime.store.dump();
     return out;
   }
 
   /** What a grader compares: every service's documents plus its derived views, now or as loaded. */
   gradingState(when: 'now' | 'initial' = 'now'): Record<string, StoreDump> {
     const out: Record<string, StoreDump> = {};
-    for (const [id, runtime] of this.runtimes) {
+    for (const [id, runtime] of this.allRuntimes()) {
       let store = runtime.store;
       if (when === 'initial') {
         store = new DocumentStore();
@@ -283,7 +316,7 @@ export class World {
 
   /** A service's definition (for its volatile fields and views). */
   definition(service: string): ServiceDefinition | undefined {
-    return this.runtimes.get(service)?.hosted.definition;
+    return this.hosted.get(service)?.definition;
   }
 }
 

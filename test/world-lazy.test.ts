@@ -1,0 +1,62 @@
+import test from 'ava';
+import { prepareWorld } from '../scenarios/world.js';
+import type { JournalEntry } from '../mocks/core/journal-format.js';
+import { MemoryJournal } from '../mocks/core/journal.js';
+import { World, type HostedService, type WorldRequest } from '../mocks/core/world.js';
+import { EXAMPLE_SCENARIO } from './helpers/world.js';
+
+// A world loads the committed baselines of services its scenario does not name on first use
+// (docs/benchmarks.md, cold start); what any client sees must be what an eagerly loaded world shows.
+
+const enc = new TextEncoder();
+const REQUESTS: WorldRequest[] = [
+  { host: 'api.linear.app', method: 'POST', target: '/graphql', headers: [['Content-Type', 'application/json']], body: enc.encode(JSON.stringify({ query: '{ teams { nodes { id name } } }' })) },
+  { host: 'api.github.com', method: 'GET', target: '/repos/acme/widgets', headers: [], body: new Uint8Array() },
+  { host: 'api.stripe.com', method: 'GET', target: '/v1/customers?limit=3', headers: [['Authorization', 'Bearer sk_test_x']], body: new Uint8Array() },
+  { host: 'api.linear.app', method: 'POST', target: '/graphql', headers: [['Content-Type', 'application/json']], body: enc.encode(JSON.stringify({ query: '{ issues(first: 2) { nodes { id title } } }' })) },
+];
+
+function build(services: readonly HostedService[]): World {
+  const { header } = prepareWorld({ scenarioDir: EXAMPLE_SCENARIO });
+  return new World({ seed: header.seed, epochMs: Date.parse(header.epoch), tickMs: header.tickMs, services, journal: new MemoryJournal(header) });
+}
+
+async function entries(world: World): Promise<JournalEntry[]> {
+  const out: JournalEntry[] = [];
+  for await (const entry of world.journal.entries()) out.push(entry);
+  return out;
+}
+
+test('the baselines of services the scenario does not name are lazy; its own services are not', (t) => {
+  const { services, manifest } = prepareWorld({ scenarioDir: EXAMPLE_SCENARIO });
+  for (const service of services) t.is(service.lazy === true, !manifest.services.includes(service.id), service.id);
+});
+
+test('a lazy service reads its dataset on its first use only, and answers byte for byte as when loaded eagerly', async (t) => {
+  const { services } = prepareWorld({ scenarioDir: EXAMPLE_SCENARIO });
+  const reads = new Map<string, number>();
+  const counted = services.map((s): HostedService => ({
+    id: s.id, hostnames: s.hostnames, definition: s.definition, lazy: s.lazy,
+    get data() { reads.set(s.id, (reads.get(s.id) ?? 0) + 1); return s.data; },
+  }));
+  const lazy = build(counted);
+  t.is(reads.get('linear'), undefined, 'nothing reads Linear\'s baseline before a request reaches it');
+  t.is(reads.get('github'), 1, 'the scenario\'s own service loads at once');
+  const eager = build(services.map((s) => ({ id: s.id, hostnames: s.hostnames, definition: s.definition, data: s.data })));
+  for (const request of REQUESTS) {
+    await lazy.dispatch(request);
+    await eager.dispatch(request);
+  }
+  t.is(reads.get('linear'), 1);
+  t.is(reads.get('stripe'), 1);
+  t.is(reads.get('slack'), undefined);
+  t.deepEqual(await entries(lazy), await entries(eager));
+  t.true((await entries(lazy)).every((e) => e.response.status < 500));
+  // Reading the state loads the rest; a reset leaves the unloaded ones as they are.
+  await lazy.reset();
+  await eager.reset();
+  t.deepEqual(lazy.gradingState('initial'), eager.gradingState('initial'));
+  t.deepEqual(lazy.state(), eager.state());
+  t.deepEqual(lazy.serviceIds, eager.serviceIds);
+  t.is(reads.get('slack'), 1);
+});

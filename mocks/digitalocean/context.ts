@@ -18,7 +18,9 @@ export function doContext(req: ServiceRequest, ctx: ServiceContext): DoCtx {
 }
 
 /** 401 `Unauthorized` without a known token; 403 for a read-scoped token that writes, as the API answers them. */
-export const doAuth: Middleware<DoCtx> = (req, c, next) => {
+export const doAuth: Middleware<DoCtx> = (req, c, next, matched) => {
+  // The docs site is public; a presigned upload URL is its own credential.
+  if (matched?.name.startsWith('docs.') || matched?.name.startsWith('presigned.')) return next();
   if (c.auth.kind !== 'ok') throw doError(401, 'Unauthorized', 'Unable to authenticate you');
   if (req.method !== 'GET' && req.method !== 'HEAD' && c.auth.token.scope === 'read') throw doError(403, 'Forbidden', 'You do not have access for the attempted action.');
   return next();

@@ -83,6 +83,8 @@ function build(): Built {
     notFound: () => notFound(),
     malformed: () => badRequest('unable to parse the request body as JSON'),
     paginate: (items, page) => {
+      // The inference API (`/v1/…`) lists OpenAI's way, in the spec's own envelope.
+      if (page.path.startsWith('/v1/')) return page.envelope(items);
       const key = Object.entries((page.schema.properties ?? {}) as Record<string, Schema>).find(([, p]) => flat(p).type === 'array')?.[0] ?? 'items';
       return pageOf(items.map(unwrap), key, page.path, page.query);
     },

@@ -3,6 +3,8 @@ import type { FaultOrder, ServiceContext } from '../core/service.js';
 import { defineService, type Middleware } from '../kit/define.js';
 import { rateWindow, type WindowState } from '../kit/rate-window.js';
 import { doAuth, doContext, type DoCtx } from './context.js';
+import { docsOperations, docsRewrite } from './docs.js';
+import { simulationOperations } from './simulations.js';
 import { DigitalOceanDatasetSchema, type DigitalOceanDataset } from './dataset.js';
 import { dropletOperations, settleActions } from './droplets.js';
 import { doTail } from './fallback.js';
@@ -27,7 +29,7 @@ const rateHeaders = (state: WindowState): [string, string][] => [
 ];
 
 const rateLimit = rateWindow<DoCtx>({
-  window: (_req, c) => (c.auth.kind === 'ok' ? { key: c.auth.token.token, limit: HOURLY_LIMIT, seconds: 3600, resource: 'api' } : null),
+  window: (_req, c, matched) => (c.auth.kind === 'ok' && !matched?.name.startsWith('docs.') && !matched?.name.startsWith('presigned.') ? { key: c.auth.token.token, limit: HOURLY_LIMIT, seconds: 3600, resource: 'api' } : null),
   store: (c) => c.ctx.store.collection<{ used: number; reset: number }>('rate_limits'),
   now: (c) => c.ctx.nowMs,
   exceeded: () => doError(429, 'too_many_requests', 'API Rate limit exceeded.'),
@@ -64,7 +66,8 @@ export const digitaloceanService = defineService<DigitalOceanDataset, DoCtx>({
   dataset: DigitalOceanDatasetSchema,
   load: loadDigitalOcean,
   context: doContext,
-  operations: [...dropletOperations, ...resourceOperations],
+  rewrite: docsRewrite,
+  operations: [...dropletOperations, ...resourceOperations, ...simulationOperations, ...docsOperations],
   errors: (error, c) => renderError(error, c ? requestId(c.ctx) : null),
   refusal: (reason, detail) => {
     switch (reason) {
@@ -89,7 +92,8 @@ export const digitaloceanService = defineService<DigitalOceanDataset, DoCtx>({
     tokens: '*',
     rate_limits: '*',
     volume_actions: '*',
-    actions: ['status', 'completed_at', 'completes_at'],
+    // The action log is how a change happened, not state: graded through the resources it changed.
+    actions: '*',
   },
 });
 

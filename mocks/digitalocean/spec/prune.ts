@@ -6,7 +6,8 @@ import type { OpenApiDocument } from '../../kit/spec-fallback.js';
 /**
  * Prunes DigitalOcean's description of its API v2 (github.com/digitalocean/openapi,
  * specification/DigitalOcean-public.v2.yaml and the YAML files it references) to what the mock
- * uses: every path (handlers take droplets, actions, sizes, regions, images, volumes, domains,
+ * uses: every path of the API v2 and of the serverless inference API (`/v1/…` at
+ * inference.do-ai.run; handlers take droplets, actions, sizes, regions, images, volumes, domains,
  * firewalls, tags, SSH keys, the account and projects; the spec fallback the rest), its `$ref`s
  * across files resolved in place (a schema that recurs inside itself cut to `{}` there), success responses only, without
  * prose, examples, tags, security and `x-` notes.
@@ -29,7 +30,7 @@ if (!source || !out) {
   process.exit(2);
 }
 const spec = acyclic(await $RefParser.dereference(source)) as OpenApiDocument;
-const pruned = stripNotes(pruneSpec(spec, (template) => template.startsWith('/v2/')), ['tags', 'security']) as OpenApiDocument;
+const pruned = stripNotes(pruneSpec(spec, (template) => template.startsWith('/v2/') || template.startsWith('/v1/')), ['tags', 'security']) as OpenApiDocument;
 writeFileSync(out, JSON.stringify(pruned) + '\n');
 const count = Object.values(pruned.paths).reduce((n, item) => n + Object.keys(item).filter((k) => ['get', 'put', 'post', 'patch', 'delete'].includes(k)).length, 0);
 console.log(`${Object.keys(pruned.paths).length} paths, ${count} operations`);

@@ -33,8 +33,9 @@ conformance(test, {
   requests: [
     (r) => ({ method: 'GET', target: `/v2/droplets?per_page=${r.int(1, 6)}&page=${r.int(1, 3)}` }),
     (r) => ({ method: 'GET', target: `/v2/droplets?tag_name=${r.pick(['web-prod', 'web-prod-old', 'worker'])}` }),
-    (r) => ({ method: 'GET', target: `/v2/${r.pick(['load_balancers', 'vpcs', 'apps', 'databases', 'kubernetes/clusters', 'reserved_ips', 'certificates'])}` }),
-    (r, i) => ({ method: 'POST', target: '/v2/vpcs', body: { name: `gen-vpc-${i}`, region: r.pick(['nyc3', 'ams3']) } }),
+    // The long tail, weighted up: the spec fallback's lists, creates and reads.
+    ...[1, 2, 3, 4].map(() => (r: { pick<T>(items: readonly T[]): T }) => ({ method: 'GET', target: `/v2/${r.pick(['load_balancers', 'vpcs', 'apps', 'databases', 'kubernetes/clusters', 'reserved_ips', 'certificates'])}` })),
+    ...[1, 2, 3].map(() => (r: { pick<T>(items: readonly T[]): T }, i: number) => ({ method: 'POST', target: '/v2/vpcs', body: { name: `gen-vpc-${i}`, region: r.pick(['nyc3', 'ams3']) } })),
     () => ({ method: 'GET', target: '/v2/nope' }),
   ],
   seeded: { patterns: [/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g, /164\.90\.\d+\.\d+/g], headers: ['Content-Length'] },

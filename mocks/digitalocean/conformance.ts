@@ -76,7 +76,8 @@ const TOOLS: Record<string, Record<string, unknown>> = {
   'volume-create': { Name: 'sweep-volume', Region: 'nyc3', SizeGigaBytes: 10 },
   'firewall-create': { Name: 'sweep-fw', InboundProtocol: 'tcp', InboundPortRange: '22', InboundSource: '0.0.0.0/0', OutboundProtocol: 'tcp', OutboundPortRange: 'all', OutboundDestination: '0.0.0.0/0' },
   'docs-get-page': { URL: '/products/droplets/how-to/resize/' },
-  'docs-get-related': { URL: '/products/droplets/how-to/resize/' },
+  // Another page than docs-get-page's: the server caches pages it has read.
+  'docs-get-related': { URL: 'https://docs.digitalocean.com/products/droplets/how-to/snapshot/' },
   'docs-find-for-service': { Service: 'droplets' },
   'docs-get-quickstart': { Service: 'droplets' },
   'docs-search': { Query: 'resize droplet' },

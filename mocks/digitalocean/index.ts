@@ -94,6 +94,8 @@ export const digitaloceanService = defineService<DigitalOceanDataset, DoCtx>({
     volume_actions: '*',
     // The action log is how a change happened, not state: graded through the resources it changed.
     actions: '*',
+    // A Droplet's size object is derived from its size_slug (compared, with memory, vcpus and disk).
+    droplets: ['size'],
   },
 });
 

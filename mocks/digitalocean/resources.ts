@@ -65,6 +65,18 @@ const RecordBody = z.object({
 
 const RECORD_TYPES = ['A', 'AAAA', 'CAA', 'CNAME', 'MX', 'NS', 'SOA', 'SRV', 'TXT'];
 
+/** Fields a record type does not use are null, as the API shows them (clients such as godo send 0). */
+function normalized<T extends Omit<RecordDoc, 'id' | 'domain'>>(r: T): T {
+  return {
+    ...r,
+    priority: r.type === 'MX' || r.type === 'SRV' ? r.priority : null,
+    port: r.type === 'SRV' ? r.port : null,
+    weight: r.type === 'SRV' ? r.weight : null,
+    flags: r.type === 'CAA' ? r.flags : null,
+    tag: r.type === 'CAA' ? r.tag : null,
+  };
+}
+
 function checkRecord(r: Omit<RecordDoc, 'id' | 'domain'>): void {
   if (!RECORD_TYPES.includes(r.type)) throw unprocessable('Type is not a valid record type');
   if (r.data === '') throw unprocessable('Data needs to be provided');
@@ -77,7 +89,7 @@ const FirewallBody = z.object({
   name: z.string().optional(), droplet_ids: z.array(z.number().int()).nullable().optional(), tags: z.array(z.string()).nullable().optional(),
   inbound_rules: z.array(Rule).nullable().optional(), outbound_rules: z.array(Rule).nullable().optional(),
 }).passthrough();
-const RulesBody = z.object({ inbound_rules: z.array(Rule).optional(), outbound_rules: z.array(Rule).optional() }).passthrough();
+const RulesBody = z.object({ inbound_rules: z.array(Rule).nullable().optional(), outbound_rules: z.array(Rule).nullable().optional() }).passthrough();
 
 const sameRule = (a: { protocol: string; ports: string }, b: { protocol: string; ports: string }, x: unknown, y: unknown) =>
   a.protocol === b.protocol && (a.ports === b.ports || (a.ports === 'all' && b.ports === '0') || (a.ports === '0' && b.ports === 'all')) && JSON.stringify(x) === JSON.stringify(y);
@@ -307,7 +319,7 @@ export const resourceOperations: Operation<DoCtx>[] = [
   operation<DoCtx, '/v2/domains/:domain_name/records', Record<string, string>, z.infer<typeof RecordBody>>('domains_create_record', rest('POST', '/v2/domains/:domain_name/records'), (call, c) => {
     const domain = domainOf(c.db, call.params.domain_name);
     const b = call.body;
-    const rec = { type: b.type ?? '', name: b.name ?? '', data: b.data ?? '', priority: b.priority ?? null, port: b.port ?? null, ttl: b.ttl ?? 1800, weight: b.weight ?? null, flags: b.flags ?? null, tag: b.tag ?? null };
+    const rec = normalized({ type: b.type ?? '', name: b.name ?? '', data: b.data ?? '', priority: b.priority ?? null, port: b.port ?? null, ttl: b.ttl ?? 1800, weight: b.weight ?? null, flags: b.flags ?? null, tag: b.tag ?? null });
     if (rec.name === '') throw unprocessable('Name needs to be provided');
     checkRecord(rec);
     const id = nextId(c.ctx, 'record');
@@ -320,7 +332,7 @@ export const resourceOperations: Operation<DoCtx>[] = [
     if (!r || r.domain !== call.params.domain_name) throw notFound();
     const b = call.body;
     const { domain, id, ...current } = r;
-    const next = { ...current, ...Object.fromEntries(Object.entries(b).filter(([k, v]) => k in current && v !== undefined)) } as typeof current;
+    const next = normalized({ ...current, ...Object.fromEntries(Object.entries(b).filter(([k, v]) => k in current && v !== undefined)) } as typeof current);
     if (b.type !== undefined && b.type !== r.type) throw unprocessable('Type cannot be changed');
     checkRecord(next);
     c.db.records.put(id, { id, domain, ...next });

@@ -17,7 +17,7 @@ export interface ImageDoc {
 
 const REGIONS: readonly [string, string][] = [
   ['nyc1', 'New York 1'], ['nyc3', 'New York 3'], ['sfo2', 'San Francisco 2'], ['sfo3', 'San Francisco 3'], ['ams3', 'Amsterdam 3'],
-  ['sgp1', 'Singapore 1'], ['lon1', 'London 1'], ['fra1', 'Frankfurt 1'], ['tor1', 'Toronto 1'], ['blr1', 'Bangalore 1'], ['syd1', 'Sydney 1'], ['atl1', 'Atlanta 1'],
+  ['sgp1', 'Singapore 1'], ['lon1', 'London 1'], ['fra1', 'Frankfurt 1'], ['tor1', 'Toronto 1'], ['blr1', 'Bangalore 1'], ['syd1', 'Sydney 1'], ['nyc2', 'New York 2'],
 ];
 
 // slug, memory MiB, vcpus, disk GB, transfer TB, monthly USD, description

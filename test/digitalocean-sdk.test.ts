@@ -48,7 +48,11 @@ test('dots-wrapper lists by tag and pages Droplets, powers off and resizes one (
   t.is(out.errors.badRecord.status, 422);
   t.like(out.errors.badRecord.body, { id: 'unprocessable_entity', message: 'Data is not a valid IPv4 address' });
 
-  const validate = specValidator(unicodeSafe(doSpec()) as ReturnType<typeof doSpec>, { formats: { uint64: /^\d+$/ } });
+  // Only the operations answered here are compiled (the description has 657).
+  const spec = doSpec();
+  const used = new Set(Object.keys(out.bodies as object));
+  const paths = Object.fromEntries(Object.entries(spec.paths).filter(([, item]) => Object.values(item).some((op) => used.has((op as { operationId?: string })?.operationId ?? ''))));
+  const validate = specValidator(unicodeSafe({ ...spec, paths }) as typeof spec, { formats: { uint64: /^\d+$/ } });
   for (const [operation, body] of Object.entries(out.bodies as Record<string, unknown>)) t.is(validate(operation, body), null, operation);
 
   await stack.world.journal.flush();

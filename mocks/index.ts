@@ -19,6 +19,7 @@ import { cloudflareService } from './cloudflare/index.js';
 import { awsService } from './aws/index.js';
 import { circleciService } from './circleci/index.js';
 import { kubernetesService } from './kubernetes/index.js';
+import { digitaloceanService } from './digitalocean/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -42,4 +43,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [awsService.id, awsService],
   [circleciService.id, circleciService],
   [kubernetesService.id, kubernetesService],
+  [digitaloceanService.id, digitaloceanService],
 ]);

@@ -50,7 +50,8 @@ export function scenarioSuite({ service, services = [service], dirs, credentialO
   // By `endpoint/tool`.
   const snapshots = readSnapshots().filter((s) => endpoints.includes(s.endpoint));
   const argumentValidators = new Map(snapshots.flatMap((snapshot) => snapshot.tools.map((tool) =>
-    [`${snapshot.endpoint}/${tool.name}`, ajv.compile({ ...(tool.inputSchema as object), additionalProperties: false })] as const)));
+    // A draft 2020-12 `$schema` (Go servers declare it) is dropped: this Ajv checks the draft-07 subset the tools use.
+    [`${snapshot.endpoint}/${tool.name}`, ajv.compile({ ...withoutMetaSchema(tool.inputSchema as object), additionalProperties: false })] as const)));
   // Tools that declare themselves read-only (HubSpot's search is a POST): their calls are no writes to bypass.
   const readOnlyTools = new Set(snapshots.flatMap((snapshot) => snapshot.tools
     .filter((tool) => (tool.annotations as { readOnlyHint?: boolean } | undefined)?.readOnlyHint === true)
@@ -203,4 +204,10 @@ async function runOracle(manifest: ScenarioManifest, endpoints: Record<string, s
     for (const client of clients.values()) await client.close();
   }
   return failures;
+}
+
+/** A tool's input schema without its `$schema` declaration. */
+function withoutMetaSchema(schema: object): object {
+  const { $schema: _meta, ...rest } = schema as { $schema?: unknown };
+  return rest;
 }

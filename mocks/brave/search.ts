@@ -20,7 +20,7 @@ const int = (name: string, min: number, max: number, dflt: number) => z.string()
   if (v === undefined) return dflt;
   const n = Number(v);
   if (!Number.isInteger(n) || n < min || n > max) {
-    ctx.addIssue({ code: 'custom', message: `Input should be ${n < min ? 'greater than or equal to ' + min : Number.isInteger(n) ? 'less than or equal to ' + max : 'a valid integer'}`, path: [name] });
+    ctx.addIssue({ code: 'custom', message: `Input should be ${n < min ? 'greater than or equal to ' + min : Number.isInteger(n) ? 'less than or equal to ' + max : 'a valid integer'}` });
     return z.NEVER;
   }
   return n;

@@ -14,6 +14,7 @@ import { datadogService } from './datadog/index.js';
 import { sentryService } from './sentry/index.js';
 import { launchdarklyService } from './launchdarkly/index.js';
 import { braveService } from './brave/index.js';
+import { tavilyService } from './tavily/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -32,4 +33,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [sentryService.id, sentryService],
   [launchdarklyService.id, launchdarklyService],
   [braveService.id, braveService],
+  [tavilyService.id, tavilyService],
 ]);

@@ -20,6 +20,8 @@ import { awsService } from './aws/index.js';
 import { circleciService } from './circleci/index.js';
 import { kubernetesService } from './kubernetes/index.js';
 import { digitaloceanService } from './digitalocean/index.js';
+import { braveService } from './brave/index.js';
+import { tavilyService } from './tavily/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -44,4 +46,6 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [circleciService.id, circleciService],
   [kubernetesService.id, kubernetesService],
   [digitaloceanService.id, digitaloceanService],
+  [braveService.id, braveService],
+  [tavilyService.id, tavilyService],
 ]);

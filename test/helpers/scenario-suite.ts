@@ -50,8 +50,8 @@ export function scenarioSuite({ service, services = [service], dirs, credentialO
   // By `endpoint/tool`.
   const snapshots = readSnapshots().filter((s) => endpoints.includes(s.endpoint));
   const argumentValidators = new Map(snapshots.flatMap((snapshot) => snapshot.tools.map((tool) =>
-    // A draft 2020-12 `$schema` (Go servers declare it) is dropped: this Ajv checks the draft-07 subset the tools use.
-    [`${snapshot.endpoint}/${tool.name}`, ajv.compile({ ...withoutMetaSchema(tool.inputSchema as object), additionalProperties: false })] as const)));
+    // A draft 2020-12 `$schema` (Go servers and zod 4 declare it) is dropped: this Ajv checks the draft-07 subset the tools use.
+    [`${snapshot.endpoint}/${tool.name}`, ajv.compile({ ...withoutDialect(tool.inputSchema), additionalProperties: false })] as const)));
   // Tools that declare themselves read-only (HubSpot's search is a POST): their calls are no writes to bypass.
   const readOnlyTools = new Set(snapshots.flatMap((snapshot) => snapshot.tools
     .filter((tool) => (tool.annotations as { readOnlyHint?: boolean } | undefined)?.readOnlyHint === true)
@@ -176,6 +176,15 @@ export function scenarioSetSuite(label: string, service: string, manifests: Map<
   });
 }
 
+/**
+ * A tool's input schema without its `$schema` dialect: servers built on zod 4 declare draft
+ * 2020-12, which this draft-07 Ajv does not load; the keywords tool arguments use are the same.
+ */
+function withoutDialect(schema: unknown): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = schema as Record<string, unknown>;
+  return rest;
+}
+
 /** A request that changed state: a successful non-GET, except GraphQL queries (which are POSTs too). */
 export function isRestWrite(e: JournalEntry): boolean {
   if (e.operation?.name.startsWith('Query.')) return false;
@@ -204,10 +213,4 @@ async function runOracle(manifest: ScenarioManifest, endpoints: Record<string, s
     for (const client of clients.values()) await client.close();
   }
   return failures;
-}
-
-/** A tool's input schema without its `$schema` declaration. */
-function withoutMetaSchema(schema: object): object {
-  const { $schema: _meta, ...rest } = schema as { $schema?: unknown };
-  return rest;
 }

@@ -13,6 +13,7 @@ import { notionService } from './notion/index.js';
 import { datadogService } from './datadog/index.js';
 import { sentryService } from './sentry/index.js';
 import { launchdarklyService } from './launchdarkly/index.js';
+import { pagerdutyService } from './pagerduty/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -30,4 +31,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [datadogService.id, datadogService],
   [sentryService.id, sentryService],
   [launchdarklyService.id, launchdarklyService],
+  [pagerdutyService.id, pagerdutyService],
 ]);

@@ -46,5 +46,7 @@ export const PagerDutyDatasetSchema = z.object({
   }).strict()).default([]),
   /** Spec-fallback collections (`{"/event_orchestrations": [...]}`), as created at load time. */
   spec: z.record(z.array(z.record(z.unknown()))).default({}),
+  /** Spec-fallback documents read by id whose lists the kit cannot seed (`{"/event_orchestrations": [{id, ...}]}`). */
+  spec_items: z.record(z.array(z.object({ id: z.string() }).passthrough())).default({}),
 }).strict();
 export type PagerDutyDataset = z.infer<typeof PagerDutyDatasetSchema>;

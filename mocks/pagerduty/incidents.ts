@@ -17,7 +17,7 @@ const Change = z.object({
 const CreateBody = z.object({
   incident: z.object({
     type: z.literal('incident'), title: z.string().min(1), service: RefBody, urgency: z.enum(['high', 'low']).optional(),
-    incident_key: z.string().optional(), body: z.object({ type: z.string(), details: z.string() }).passthrough().optional(),
+    incident_key: z.string().optional(), body: z.object({ type: z.string().optional(), details: z.string() }).passthrough().optional(),
     priority: RefBody.optional(), escalation_policy: RefBody.optional(), assignments: z.array(Assignment).optional(),
   }).passthrough(),
 });

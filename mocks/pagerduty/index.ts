@@ -1,10 +1,11 @@
 import type { ServiceRequest, ServiceResponse } from '../core/http.js';
 import type { FaultOrder, ServiceContext } from '../core/service.js';
 import { defineService } from '../kit/define.js';
+import { automationOperations } from './automation.js';
 import { pdAuth, pdContext, type PdCtx } from './context.js';
 import { PagerDutyDatasetSchema, type PagerDutyDataset } from './dataset.js';
 import { directoryOperations } from './directory.js';
-import { fallback } from './fallback.js';
+import { fallback, seedItems } from './fallback.js';
 import { incidentOperations } from './incidents.js';
 import { loadPagerDuty } from './load.js';
 import { pdError, renderError } from './model.js';
@@ -36,9 +37,10 @@ export const pagerdutyService = defineService<PagerDutyDataset, PdCtx>({
   load(data, ctx) {
     loadPagerDuty(data, ctx);
     fallback.seed(data.spec, ctx);
+    seedItems(data.spec_items, ctx);
   },
   context: pdContext,
-  operations: [...incidentOperations, ...directoryOperations],
+  operations: [...incidentOperations, ...directoryOperations, ...automationOperations],
   fallback,
   errors: (error) => renderError(error),
   refusal: (reason, detail) => {

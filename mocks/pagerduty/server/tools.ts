@@ -83,7 +83,7 @@ const IMPL: Record<string, Impl> = {
     return list(await pd.paginate('/incidents', 'incidents', params, num(a.limit) ?? 1000));
   },
   get_incident: (a, pd) => pd.rget(`/incidents/${id(a, 'incident_id')}`, 'incident', { 'include[]': arr(obj(a.query_model).include) }),
-  create_incident: (a, pd) => pd.rpost('/incidents', 'incident', { incident: noNone(a.incident) }),
+  create_incident: (a, pd) => pd.rpost('/incidents', 'incident', { incident: { ...obj(noNone(a.incident)), type: 'incident' } }),
   manage_incidents: async (a, pd) => {
     const m = obj(a.manage_request);
     const ids = (m.incident_ids ?? []) as string[];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jsonResponse } from '../core/http.js';
+import { uuidId } from '../kit/ids.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
 import { actor, required, type PdCtx } from './context.js';
 import { addLogEntry } from './incident.js';
@@ -64,7 +65,7 @@ export const automationOperations: Operation<PdCtx>[] = [
     const who = actor(c);
     const path = call.body.orchestration_path;
     // Rules without an id (or with a placeholder) get PagerDuty's short hex ids.
-    const sets = path.sets.map((set) => ({ ...set, rules: set.rules.map((r) => ({ ...r, id: r.id && !r.id.startsWith('temp_') ? r.id : pdId(c.ctx, 'rule').slice(1).toLowerCase() })) }));
+    const sets = path.sets.map((set) => ({ ...set, rules: set.rules.map((r) => ({ ...r, id: r.id && !r.id.startsWith('temp_') ? r.id : uuidId(c.ctx, 'router_rule').slice(0, 8) })) }));
     for (const set of sets) for (const rule of set.rules) {
       const route = (rule.actions as { route_to?: string }).route_to;
       if (route && route !== 'unrouted' && !c.db.services.get(route)) throw invalid(`Rule ${rule.id} routes to an unknown service ${route}`);

@@ -3,7 +3,7 @@ import { emptyResponse, jsonResponse } from '../core/http.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
 import { required, type PdCtx } from './context.js';
 import { levelAssignees } from './incident.js';
-import { API, WEB, classicPage, invalid, iso, many, matchesQuery, one, pdId, refOf, type Doc, type Query, type Ref } from './model.js';
+import { API, WEB, avatarOf, classicPage, invalid, iso, many, matchesQuery, one, pdId, refOf, type Doc, type Query, type Ref } from './model.js';
 
 /** The account's directory: users, teams (and their members), services, escalation policies, schedules (users, overrides), on-calls, priorities. */
 
@@ -63,7 +63,7 @@ export const directoryOperations: Operation<PdCtx>[] = [
     const id = pdId(c.ctx, 'user');
     const user = c.db.users.put(id, {
       id, type: 'user', summary: u.name, self: `${API}/users/${id}`, html_url: `${WEB}/users/${id}`, name: u.name, email: u.email, time_zone: u.time_zone ?? 'America/New_York',
-      color: 'purple', role: u.role ?? 'user', avatar_url: `https://secure.gravatar.com/avatar/${id.toLowerCase()}.png?d=mm&r=PG`, description: null, invitation_sent: true,
+      color: 'purple', role: u.role ?? 'user', avatar_url: avatarOf(u.email), description: null, invitation_sent: true,
       job_title: u.job_title ?? null, teams: [], contact_methods: [], notification_rules: [], coordinated_incidents: [],
     });
     return jsonResponse(201, { user });

@@ -86,7 +86,7 @@ export function addAlert(db: Db, ctx: Ids, incident: Doc, alert: { summary: stri
   const id = pdId(ctx, 'alert');
   db.alerts.put(id, {
     id, type: 'alert', summary: alert.summary, self: `${API}/alerts/${id}`, html_url: `${WEB}/alerts/${id}`, created_at: iso(alert.at), status: 'triggered',
-    resolved_at: null, alert_key: `${alert.source}:${id.toLowerCase()}`, suppressed: false, service: incident.service, severity: alert.severity,
+    resolved_at: null, alert_key: `${alert.source}:${id}`, suppressed: false, service: incident.service, severity: alert.severity,
     incident: refOf('incident', incident), body: { type: 'alert_body', contexts: [], details: alert.details, cef_details: { source_origin: alert.source, severity: alert.severity, summary: alert.summary } },
     integration: null, incident_id: incident.id,
   });

@@ -1,7 +1,7 @@
 import type { LoadContext } from '../core/service.js';
 import type { PagerDutyDataset } from './dataset.js';
 import { addAlert, addLogEntry, newIncident } from './incident.js';
-import { dbOf, iso, pdId, ref, refOf, API, WEB, type Doc } from './model.js';
+import { avatarOf, dbOf, iso, pdId, ref, refOf, API, WEB, type Doc } from './model.js';
 
 const MIN = 60_000;
 
@@ -17,7 +17,7 @@ export function loadPagerDuty(data: PagerDutyDataset, ctx: LoadContext): void {
   for (const user of data.users) {
     db.users.put(user.id, {
       id: user.id, type: 'user', summary: user.name, self: `${API}/users/${user.id}`, html_url: `${WEB}/users/${user.id}`,
-      name: user.name, email: user.email, time_zone: user.time_zone, color: 'purple', role: user.role, avatar_url: `https://secure.gravatar.com/avatar/${user.id.toLowerCase()}.png?d=mm&r=PG`,
+      name: user.name, email: user.email, time_zone: user.time_zone, color: 'purple', role: user.role, avatar_url: avatarOf(user.email),
       description: null, invitation_sent: false, job_title: user.job_title, teams: teamRefs(user.teams), contact_methods: [], notification_rules: [], coordinated_incidents: [],
     });
   }

@@ -119,3 +119,10 @@ export function classicPage(key: string, items: readonly unknown[], query: Query
 export const includes = (query: Query): string[] => many(query, 'include');
 
 export const matchesQuery = (text: unknown, q: string | undefined): boolean => !q || String(text ?? '').toLowerCase().includes(q.toLowerCase());
+
+/** A Gravatar URL from the email (PagerDuty shows one per user): a hash of the address, not of the seeded ID. */
+export function avatarOf(email: string): string {
+  let h = 0x811c9dc5;
+  for (const ch of email.toLowerCase()) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return `https://secure.gravatar.com/avatar/${h.toString(16).padStart(8, '0')}.png?d=mm&r=PG`;
+}

@@ -49,8 +49,8 @@ const inline = (node: unknown): unknown => {
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, inline(v)]));
 };
 full.paths = inline(full.paths) as OpenApiDocument['paths'];
-// Licence and audit-record paths use deep JSON-pointer $refs the kit does not resolve; no tool reaches them.
-const pruned = pruneSpec(full, (template) => PREFIXES.some((p) => template === p || template.startsWith(`${p}/`)) && !/license|audit/.test(template));
+// Licence, audit-record and schedule-preview paths use deep JSON-pointer $refs the kit does not resolve; no tool reaches them.
+const pruned = pruneSpec(full, (template) => PREFIXES.some((p) => template === p || template.startsWith(`${p}/`)) && !/license|audit|preview/.test(template));
 delete (pruned as Schema).security;
 writeFileSync(out, `${JSON.stringify(stripNotes(pruned, ['examples', 'example']))}\n`);
 console.log(`${Object.keys(pruned.paths).length} paths, ${Object.keys(pruned.components?.schemas ?? {}).length} schemas`);

@@ -179,6 +179,11 @@ export const directoryOperations: Operation<PdCtx>[] = [
     return call.body.overrides ? jsonResponse(201, out) : jsonResponse(201, { override: (out[0] as { override?: unknown }).override ?? out[0] });
   }, { input: { body: z.object({ overrides: z.array(z.object({ start: z.string(), end: z.string(), user: RefBody }).passthrough()).optional(), override: z.object({ start: z.string(), end: z.string(), user: RefBody }).passthrough().optional() }).passthrough() } }),
 
+  // Shift-based (v3) schedules are created through the spec fallback; their list is this one.
+  operation<PdCtx, '/v3/schedules'>('schedules_v3.list', rest('GET', '/v3/schedules'), (call, c) => {
+    const stored = c.ctx.store.collection<Record<string, Doc>>('spec:/v3/schedules').values().map((d) => d.schedule).filter((d): d is Doc => !!d);
+    return classicPage('schedules', stored.filter((s) => matchesQuery(s.name, one(call.query, 'query'))), call.query);
+  }),
   operation<PdCtx, '/oncalls'>('oncalls.list', rest('GET', '/oncalls'), (call, c) => classicPage('oncalls', oncalls(c, call.query), call.query)),
   operation<PdCtx, '/priorities'>('priorities.list', rest('GET', '/priorities'), (call, c) =>
     classicPage('priorities', c.db.priorities.values().sort((a, b) => Number(a.order) - Number(b.order)), call.query)),

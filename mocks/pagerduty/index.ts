@@ -64,7 +64,9 @@ export const pagerdutyService = defineService<PagerDutyDataset, PdCtx>({
     // Credentials, and the derived audit trail (graded through the writes themselves).
     tokens: '*',
     log_entries: '*',
-    incidents: ['updated_at', 'first_trigger_log_entry'],
+    // Side effects of acknowledging, resolving and escalating (graded through status, level, assignments).
+    incidents: ['updated_at', 'first_trigger_log_entry', 'acknowledgements', 'last_status_change_at', 'last_status_change_by', 'resolved_at', 'alert_counts', 'assigned_via', 'pending_actions'],
+    alerts: ['status', 'resolved_at'],
     services: ['updated_at', 'last_incident_timestamp'],
   },
 });

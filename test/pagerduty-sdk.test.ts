@@ -25,7 +25,7 @@ test('pdjs pages incidents, reads one, needs From with an account token, and see
     env: { ...process.env, ...nodeClientEnv(stack.proxy!.proxy.urlFor('pagerduty-sdk'), stack.caPath!), PD_USER_TOKEN: 'u+baseline-pagerduty-token', PD_ACCOUNT_TOKEN: 'baseline-account-token' },
   });
   const out = JSON.parse(stdout);
-  // Oldest first (created_at:asc), two to a page, pdjs following  and .
+  // Oldest first (created_at:asc), two to a page, pdjs following more and offset.
   t.is(out.all.pages, 3);
   t.deepEqual(out.all.ids, ['PINC106', 'PINC105', 'PINC104', 'PINC102', 'PINC103', 'PINC101']);
   t.deepEqual(out.one, { status: 200, title: 'checkout-api 5xx rate above 5%', service: 'PSVAPI1' });

@@ -22,6 +22,7 @@ import { kubernetesService } from './kubernetes/index.js';
 import { digitaloceanService } from './digitalocean/index.js';
 import { braveService } from './brave/index.js';
 import { tavilyService } from './tavily/index.js';
+import { pagerdutyService } from './pagerduty/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -48,4 +49,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [digitaloceanService.id, digitaloceanService],
   [braveService.id, braveService],
   [tavilyService.id, tavilyService],
+  [pagerdutyService.id, pagerdutyService],
 ]);

@@ -44,7 +44,7 @@ function k8sFault(order: FaultOrder, _req: ServiceRequest, _ctx: ServiceContext)
 
 export const kubernetesService = defineService<KubernetesDataset, K8sCtx>({
   id: 'kubernetes',
-  version: '1',
+  version: '2',
   dataset: KubernetesDatasetSchema,
   load: loadKubernetes,
   context: k8sContext,

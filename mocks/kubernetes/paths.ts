@@ -21,6 +21,8 @@ export function parsePath(path: string): Route | null {
   const [head, ...rest] = parts;
   if (parts.length === 1 && ['healthz', 'livez', 'readyz'].includes(head!)) return { op: 'healthz' };
   if (head === 'version' && rest.length === 0) return { op: 'version' };
+  // Where kubectl before 1.27 falls back for the OpenAPI v2 schema (served until Kubernetes 1.14): the same 404.
+  if (head === 'swagger-2.0.0.pb-v1' && rest.length === 0) return { op: 'openapi.v2' };
   if (head === 'openapi') {
     if (rest.length === 1 && rest[0] === 'v2') return { op: 'openapi.v2' };
     if (rest[0] === 'v3' && rest.length === 1) return { op: 'openapi.v3' };

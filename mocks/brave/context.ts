@@ -3,7 +3,7 @@ import type { ServiceContext } from '../core/service.js';
 import type { Collection } from '../core/store.js';
 import { apiKeyHeader, authenticate } from '../kit/auth.js';
 import type { Middleware } from '../kit/define.js';
-import { webDb, type WebDb } from '../web/search.js';
+import { webDb, type WebDb } from '../kit/web/search.js';
 import type { BraveSubscription } from './dataset.js';
 import { braveError } from './model.js';
 

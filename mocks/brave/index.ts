@@ -1,14 +1,14 @@
 import type { ServiceRequest, ServiceResponse } from '../core/http.js';
 import type { FaultOrder, ServiceContext } from '../core/service.js';
 import { defineService } from '../kit/define.js';
-import { loadCorpus } from '../web/render.js';
+import { loadCorpus } from '../kit/web/render.js';
 import { braveAuth, braveContext, type BraveCtx } from './context.js';
 import { BraveDatasetSchema, type BraveDataset } from './dataset.js';
 import { braveError, renderBraveError } from './model.js';
 import { braveOperations } from './search.js';
 
 /**
- * Brave Search API (api.search.brave.com/res/v1) over the scenario's web (mocks/web): the
+ * Brave Search API (api.search.brave.com/res/v1) over the scenario's web (mocks/kit/web): the
  * subscription token in `X-Subscription-Token`, Brave's rate-limit headers on every answer, its
  * `ErrorResponse` envelope (422 for a bad token or parameter, 429 when limited). docs/brave-mock.md.
  */

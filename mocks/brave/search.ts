@@ -2,16 +2,16 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { jsonResponse } from '../core/http.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
-import type { PageDoc, WebPlace } from '../web/corpus.js';
-import { humanAge, pageAge } from '../web/render.js';
-import { bestSentences, decorate, search, searchPlaces, snippet, type Hit, type SearchFilter } from '../web/search.js';
+import type { PageDoc, WebPlace } from '../kit/web/corpus.js';
+import { humanAge, pageAge } from '../kit/web/render.js';
+import { bestSentences, decorate, search, searchPlaces, snippet, type Hit, type SearchFilter } from '../kit/web/search.js';
 import { hasExtraSnippets, isPro, type BraveCtx } from './context.js';
 import { validation } from './model.js';
 
 /**
  * Brave Search API v1 (api.search.brave.com/res/v1): web (with news, videos, locations and the
  * summarizer key mixed in), news, videos, images, local POIs and descriptions, place search, the
- * summarizer and LLM context, all ranked over the scenario's corpus (mocks/web).
+ * summarizer and LLM context, all ranked over the scenario's corpus (mocks/kit/web).
  */
 
 const DAY = 86_400_000;

@@ -2,15 +2,15 @@ import { z } from 'zod';
 import { jsonResponse } from '../core/http.js';
 import { uuidId } from '../kit/ids.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
-import { plainText, type PageDoc } from '../web/corpus.js';
-import { extractiveAnswer, isoDate } from '../web/render.js';
-import { bestSentences, crawl, findPage, relevance, search, snippet, type SearchFilter } from '../web/search.js';
+import { plainText, type PageDoc } from '../kit/web/corpus.js';
+import { extractiveAnswer, isoDate } from '../kit/web/render.js';
+import { bestSentences, crawl, findPage, relevance, search, snippet, type SearchFilter } from '../kit/web/search.js';
 import { charge, tavilyError, type TavilyCtx } from './context.js';
 
 /**
  * Tavily's API (api.tavily.com): search (with answer, raw content, images, news dates), extract,
  * crawl, map and research (an async task that completes on the logical clock), over the
- * scenario's corpus (mocks/web).
+ * scenario's corpus (mocks/kit/web).
  */
 
 const DAY = 86_400_000;

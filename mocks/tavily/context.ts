@@ -4,7 +4,7 @@ import type { Collection } from '../core/store.js';
 import { ServiceError } from '../kit/errors.js';
 import type { Middleware } from '../kit/define.js';
 import { decodeBody } from '../kit/bodies.js';
-import { webDb, type WebDb } from '../web/search.js';
+import { webDb, type WebDb } from '../kit/web/search.js';
 import type { TavilyKey } from './dataset.js';
 
 export interface CreditDoc { key: string; used: number }

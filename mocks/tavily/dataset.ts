@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WebCorpusShape } from '../web/corpus.js';
+import { WebCorpusShape } from '../kit/web/corpus.js';
 
 /**
  * `dataset/tavily.json`: the scenario's web (docs/web-mock.md) and the API keys (`tvly-…`) that

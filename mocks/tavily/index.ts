@@ -2,13 +2,13 @@ import { jsonResponse, type ServiceRequest, type ServiceResponse } from '../core
 import type { FaultOrder, ServiceContext } from '../core/service.js';
 import { defineService } from '../kit/define.js';
 import { ServiceError } from '../kit/errors.js';
-import { loadCorpus } from '../web/render.js';
+import { loadCorpus } from '../kit/web/render.js';
 import { tavilyOperations } from './api.js';
 import { tavilyAuth, tavilyContext, tavilyError, type TavilyCtx } from './context.js';
 import { TavilyDatasetSchema, type TavilyDataset } from './dataset.js';
 
 /**
- * Tavily (api.tavily.com) over the scenario's web (mocks/web): a `tvly-` key as a bearer token or
+ * Tavily (api.tavily.com) over the scenario's web (mocks/kit/web): a `tvly-` key as a bearer token or
  * the body's `api_key`; errors as `{"detail": {"error": …}}` (401, 400, 404, 429, 432), schema
  * failures as FastAPI's 422 `{"detail": [{type, loc, msg}]}`. docs/tavily-mock.md.
  */

@@ -1,4 +1,4 @@
-import type { Collection, DocumentStore } from '../core/store.js';
+import type { Collection, DocumentStore } from '../../core/store.js';
 import { normalizeUrl, plainText, type PageDoc, type WebPlace } from './corpus.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { DocumentStore } from '../core/store.js';
-import type { LoadContext } from '../core/service.js';
+import type { DocumentStore } from '../../core/store.js';
+import type { LoadContext } from '../../core/service.js';
 import { pageDoc, type PageDoc, type WebPage, type WebPlace } from './corpus.js';
 import { bestSentences, clip, publishedMs, type Hit } from './search.js';
 

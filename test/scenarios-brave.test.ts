@@ -1,10 +1,8 @@
 import test from 'ava';
 import { join } from 'node:path';
-import { gradeWorld } from '../scenarios/grade-world.js';
-import { openWorld } from '../scenarios/world.js';
 import { findScenarios } from '../scenarios/validate.js';
 import { braveService } from '../mocks/brave/index.js';
-import { scenarioSetSuite, scenarioSuite } from './helpers/scenario-suite.js';
+import { gradeNearMiss, scenarioSetSuite, scenarioSuite } from './helpers/scenario-suite.js';
 
 // Every Brave scenario of the search group (helpers/scenario-suite): valid (oracle arguments
 // against the real server's input schemas), nop 0, oracle 1 with R_b 0 through the real
@@ -33,15 +31,8 @@ test('near-miss answers score 0: stale docs, the Ember Vault patch, the supersed
     ['search/brave/keynote-length', 'duration=1:30'],
   ];
   for (const [id, answer] of cases) {
-    const dir = join('scenarios', id);
-    const opened = await openWorld({ scenarioDir: dir });
-    try {
-      const initial = opened.world.gradingState('initial');
-      const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
-      t.is(result.reward, 0, `${id}: ${answer}`);
-      t.true(result.checks.some((c) => c.kind === 'answer' && !c.ok), `${id}: the answer check fails`);
-    } finally {
-      await opened.world.journal.close();
-    }
+    const result = await gradeNearMiss(join('scenarios', id), { answer });
+    t.is(result.reward, 0, `${id}: ${answer}`);
+    t.true(result.checks.some((c) => c.kind === 'answer' && !c.ok), `${id}: the answer check fails`);
   }
 });

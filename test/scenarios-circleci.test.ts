@@ -1,10 +1,8 @@
 import test from 'ava';
 import { join } from 'node:path';
-import { gradeWorld } from '../scenarios/grade-world.js';
 import { findScenarios } from '../scenarios/validate.js';
-import { openWorld } from '../scenarios/world.js';
 import { circleciService } from '../mocks/circleci/index.js';
-import { scenarioSetSuite, scenarioSuite } from './helpers/scenario-suite.js';
+import { gradeNearMiss, scenarioSetSuite, scenarioSuite } from './helpers/scenario-suite.js';
 
 // Every CircleCI scenario of the code group (helpers/scenario-suite): valid, nop 0, oracle 1 with
 // R_b 0 through the real @circleci/mcp-server-circleci, replay identical; and near misses (a
@@ -45,19 +43,14 @@ test('near misses straight through the API score 0: a rerun from the start, the 
       { component_name: 'payments-api', environment_name: 'staging', current_version: '2.4.1', target_version: '2.4.0' }]],
   ];
   for (const [id, make] of cases) {
-    const dir = join('scenarios', id);
-    const manifest = manifests.get(dir)!;
-    const opened = await openWorld({ scenarioDir: dir });
-    try {
-      const initial = opened.world.gradingState('initial');
-      const [method, path, body] = make(opened.world.state().circleci as Record<string, Record<string, unknown>>);
-      const response = await opened.world.dispatch({ host: 'circleci.com', method, target: path, body: new TextEncoder().encode(JSON.stringify(body)),
-        headers: [['Circle-Token', manifest.credentials.circleci as string], ['Content-Type', 'application/json']] });
-      t.true(response.status < 300, `${id}: ${response.status} ${new TextDecoder().decode(response.body)}`);
-      const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
-      t.is(result.reward, 0, `${id}: ${path} ${JSON.stringify(body)}`);
-    } finally {
-      await opened.world.journal.close();
-    }
+    const result = await gradeNearMiss(join('scenarios', id), {
+      act: async (world, manifest) => {
+        const [method, path, body] = make(world.state().circleci as Record<string, Record<string, unknown>>);
+        const response = await world.dispatch({ host: 'circleci.com', method, target: path, body: new TextEncoder().encode(JSON.stringify(body)),
+          headers: [['Circle-Token', manifest.credentials.circleci as string], ['Content-Type', 'application/json']] });
+        t.true(response.status < 300, `${id}: ${response.status} ${new TextDecoder().decode(response.body)}`);
+      },
+    });
+    t.is(result.reward, 0, id);
   }
 });

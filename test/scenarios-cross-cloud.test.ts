@@ -1,8 +1,6 @@
 import test from 'ava';
 import { join } from 'node:path';
-import { gradeWorld } from '../scenarios/grade-world.js';
-import { openWorld } from '../scenarios/world.js';
-import { scenarioSuite } from './helpers/scenario-suite.js';
+import { gradeNearMiss, scenarioSuite } from './helpers/scenario-suite.js';
 
 // The cloud cross-service scenario: the droplet the API moved to is found in DigitalOcean and
 // Cloudflare's production KV origin for api.example.com points at its public address. Valid, nop
@@ -23,19 +21,16 @@ const manifest = scenarioSuite({
 test('near misses score 0: the old droplet\'s, staging\'s or the private address as the production origin', async (t) => {
   const credential = manifest.credentials.cloudflare as { token: string; account_id: string };
   for (const value of ['203.0.113.20', '203.0.113.78', '10.116.0.77']) {
-    const opened = await openWorld({ scenarioDir: dir });
-    try {
-      const initial = opened.world.gradingState('initial');
-      const response = await opened.world.dispatch({
-        host: 'api.cloudflare.com', method: 'PUT', body: new TextEncoder().encode(value),
-        target: `/client/v4/accounts/${credential.account_id}/storage/kv/namespaces/8209fffe3da5ac9e4506974a53801bdc/values/origin:api.example.com`,
-        headers: [['Authorization', `Bearer ${credential.token}`], ['Content-Type', 'text/plain']],
-      });
-      t.true(response.status < 300, `${response.status} ${new TextDecoder().decode(response.body)}`);
-      const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
-      t.is(result.reward, 0, value);
-    } finally {
-      await opened.world.journal.close();
-    }
+    const result = await gradeNearMiss(dir, {
+      act: async (world) => {
+        const response = await world.dispatch({
+          host: 'api.cloudflare.com', method: 'PUT', body: new TextEncoder().encode(value),
+          target: `/client/v4/accounts/${credential.account_id}/storage/kv/namespaces/8209fffe3da5ac9e4506974a53801bdc/values/origin:api.example.com`,
+          headers: [['Authorization', `Bearer ${credential.token}`], ['Content-Type', 'text/plain']],
+        });
+        t.true(response.status < 300, `${response.status} ${new TextDecoder().decode(response.body)}`);
+      },
+    });
+    t.is(result.reward, 0, value);
   }
 });

@@ -1,11 +1,9 @@
 import test from 'ava';
 import { join } from 'node:path';
-import { gradeWorld } from '../scenarios/grade-world.js';
 import { findScenarios } from '../scenarios/validate.js';
-import { openWorld } from '../scenarios/world.js';
 import { elasticsearchService } from '../mocks/elasticsearch/index.js';
 import { apiNames } from '../mocks/elasticsearch/routes.js';
-import { scenarioSetSuite, scenarioSuite } from './helpers/scenario-suite.js';
+import { gradeNearMiss, scenarioSetSuite, scenarioSuite } from './helpers/scenario-suite.js';
 
 // Every Elasticsearch scenario of the search group (helpers/scenario-suite): valid, nop 0, oracle 1
 // with R_b 0 through the real @elastic/mcp-server-elasticsearch, replay identical. The server's
@@ -45,16 +43,8 @@ test('near-miss answers fail the answer checks: the old incident, the older arti
   ];
   for (const [id, answer] of cases) {
     const dir = join('scenarios', id);
-    const manifest = manifests.get(dir)!;
-    const opened = await openWorld({ scenarioDir: dir });
-    try {
-      const initial = opened.world.gradingState('initial');
-      const grade = (text: string) => gradeWorld(opened, initial, { agent: 'near-miss', answer: text, output: '', exit: { code: 0, signal: null }, interrupted: false });
-      const answerChecks = async (text: string) => (await grade(text)).checks.filter((check) => check.kind === 'answer');
-      t.true((await answerChecks(manifest.oracle.answer!)).every((check) => check.ok), `${id}: the oracle's answer passes`);
-      t.false((await answerChecks(answer)).every((check) => check.ok), `${id}: ${answer}`);
-    } finally {
-      await opened.world.journal.close();
-    }
+    const answerChecks = async (text: string) => (await gradeNearMiss(dir, { answer: text })).checks.filter((check) => check.kind === 'answer');
+    t.true((await answerChecks(manifests.get(dir)!.oracle.answer!)).every((check) => check.ok), `${id}: the oracle's answer passes`);
+    t.false((await answerChecks(answer)).every((check) => check.ok), `${id}: ${answer}`);
   }
 });

@@ -1,10 +1,8 @@
 import test from 'ava';
 import { join } from 'node:path';
-import { gradeWorld } from '../scenarios/grade-world.js';
-import { openWorld } from '../scenarios/world.js';
 import { findScenarios } from '../scenarios/validate.js';
 import { tavilyService } from '../mocks/tavily/index.js';
-import { scenarioSetSuite, scenarioSuite } from './helpers/scenario-suite.js';
+import { gradeNearMiss, scenarioSetSuite, scenarioSuite } from './helpers/scenario-suite.js';
 
 // Every Tavily scenario of the search group (helpers/scenario-suite): valid, nop 0, oracle 1 with
 // R_b 0 through the real tavily-mcp, replay identical. Tavily reads by POST: only a research task
@@ -33,15 +31,8 @@ test('near-miss answers score 0: stale docs, the announced plan, a blog post set
     ['search/tavily/glass-harbor-ranked-removal', 'patch=1.4'],
   ];
   for (const [id, answer] of cases) {
-    const dir = join('scenarios', id);
-    const opened = await openWorld({ scenarioDir: dir });
-    try {
-      const initial = opened.world.gradingState('initial');
-      const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
-      t.is(result.reward, 0, `${id}: ${answer}`);
-      t.true(result.checks.some((c) => c.kind === 'answer' && !c.ok), `${id}: the answer check fails`);
-    } finally {
-      await opened.world.journal.close();
-    }
+    const result = await gradeNearMiss(join('scenarios', id), { answer });
+    t.is(result.reward, 0, `${id}: ${answer}`);
+    t.true(result.checks.some((c) => c.kind === 'answer' && !c.ok), `${id}: the answer check fails`);
   }
 });

@@ -6,7 +6,7 @@ import { ElasticsearchDatasetSchema, type ElasticsearchDataset } from './dataset
 import { documentOperations } from './documents.js';
 import { indexOperations } from './indices.js';
 import { loadElasticsearch } from './load.js';
-import { badRequest, EsError, esHeaders, esJson } from './model.js';
+import { badRequest, EsError, esJson } from './model.js';
 import { sameApi } from './routes.js';
 import { searchOperations } from './search-ops.js';
 
@@ -67,4 +67,3 @@ export const elasticsearchService = defineService<ElasticsearchDataset, EsCtx>({
   },
 });
 
-export { esHeaders };

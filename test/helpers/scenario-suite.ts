@@ -224,3 +224,21 @@ async function runOracle(manifest: ScenarioManifest, endpoints: Record<string, s
   }
   return failures;
 }
+
+/**
+ * Grades a trial that made no MCP call: a fresh world of `dir`; `act` (a near miss made straight
+ * through the API, in process) when given; then `answer` (default: the oracle's) as the final
+ * answer. The scenario tests' near-miss checks share it.
+ */
+export async function gradeNearMiss(dir: string, options: { answer?: string | null; act?: (world: World, manifest: ScenarioManifest) => Promise<void> } = {}) {
+  const manifest = loadScenarioManifest(dir);
+  const opened = await openWorld({ scenarioDir: dir });
+  try {
+    const initial = opened.world.gradingState('initial');
+    await options.act?.(opened.world, manifest);
+    const answer = options.answer === undefined ? manifest.oracle.answer ?? null : options.answer;
+    return await gradeWorld(opened, initial, { agent: 'near-miss', answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+  } finally {
+    await opened.world.journal.close();
+  }
+}

@@ -117,12 +117,12 @@ export function runSearch(input: SearchInput): Json {
   const hitsOut: Json = {};
   if (total !== undefined) hitsOut.total = params.rest_total_hits_as_int === 'true' ? total.value : total;
   hitsOut.max_score = scores && page.length > 0 ? Math.max(...window.map((h) => h.score)) : null;
-  hitsOut.hits = page.map((hit) => renderHit(hit, renderOptions, (hit as { compiled: Compiled }).compiled));
+  hitsOut.hits = page.map((hit) => renderHit(hit, renderOptions, hit.compiled));
   out.hits = hitsOut;
   const aggs = body.aggs ?? body.aggregations;
   if (aggs !== undefined) {
     try {
-      out.aggregations = runAggregations(aggs, hits, (hit, spec) => renderHit(hit, { ...renderOptions, sourceFilter: sourceFilterOf(spec._source, {}), scores: true, sortKeys: null }, compileQuery(query, hit.scope)));
+      out.aggregations = runAggregations(aggs, hits, (hit, spec) => renderHit(hit, { ...renderOptions, sourceFilter: sourceFilterOf(spec._source, {}), scores: true, sortKeys: null }, (hit as Hit & { compiled: Compiled }).compiled));
     } catch (error) {
       if (error instanceof FielddataError) throw shardFailure(scopes.find((s) => s.index.name === error.index)!.index, fielddataDisabled(error.field, error.index), nodeOfShard(scopes[0]!.index, 0));
       if (error instanceof EsUnknownAgg) throw new EsError(400, { type: 'x_content_parse_exception', reason: error.message }, { caused_by: { type: 'named_object_not_found_exception', reason: error.message } });

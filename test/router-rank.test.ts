@@ -2,6 +2,8 @@ import test from 'ava';
 import { CatalogSchema } from '../catalog/schema.js';
 import { readSnapshots } from '../catalog/snapshots.js';
 import { qualifiedName, splitQualifiedName } from '../catalog/router/names.js';
+import { measureTools } from '../catalog/toolmeter.js';
+import { ROUTER_TOOLS } from '../catalog/router/tools.js';
 import { parameterNames, tokenize, ToolIndex, type IndexedTool, type ToolEntry } from '../catalog/router/rank.js';
 
 const tool = (name: string, description: string, properties: Record<string, unknown> = {}): IndexedTool =>
@@ -93,4 +95,14 @@ test('catalog: [router] defaults to port 7100; an endpoint named router or a por
   const clash = CatalogSchema.safeParse({ services, router: { bridge_port: 7101 }, endpoints: [{ ...endpoint, id: 'gh', bridge_port: 7101 }] });
   t.false(clash.success);
   t.regex(JSON.stringify(clash.error?.issues), /port 7101 is already used by router/);
+});
+
+test('toolmeter per arm: all is every endpoint\'s tools, router its two definitions as served', (t) => {
+  const report = measureTools(readSnapshots());
+  t.deepEqual(report.arms.all, { ...report.total, endpoint: 'all' });
+  t.like(report.arms.router, { endpoint: 'router', tools: 2, bytes: Buffer.byteLength(JSON.stringify(ROUTER_TOOLS)) });
+  for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
+    t.true(report.arms.router.tokens[encoding] > 100 && report.arms.router.tokens[encoding] < 1000, `${encoding}: ${report.arms.router.tokens[encoding]}`);
+    t.true(report.arms.router.tokens[encoding] * 100 < report.arms.all.tokens[encoding]);
+  }
 });

@@ -53,7 +53,7 @@ test.serial('search_tools ranks the started endpoints\' tools and returns their 
   t.like(found.tools[0], { name: 'stripe__create_refund', endpoint: 'stripe', tool: 'create_refund' });
   const snapshot = readSnapshots().find((s) => s.endpoint === 'stripe')!.tools.find((tool) => tool.name === 'create_refund')!;
   t.deepEqual(found.tools[0]!.inputSchema, snapshot.inputSchema);
-  t.is(found.tools[0]!.description, snapshot.description);
+  t.is(found.tools[0]!.description, snapshot.description as string);
   const every = await search('list get update create', 50);
   t.true(every.matched > 0);
   t.deepEqual([...new Set(every.tools.map((tool) => tool.endpoint))].sort(), ['stripe', 'zendesk'], 'only endpoints this trial started');

@@ -9,6 +9,12 @@ import { ROUTER_ID, VIA_META_KEY, splitQualifiedName } from './names.js';
 import { ToolIndex, type IndexedTool } from './rank.js';
 import { CallArgumentsSchema, ROUTER_TOOLS, SearchArgumentsSchema } from './tools.js';
 
+/**
+ * How long a forwarded call may take: the agent's own client (and the trial's timeout) decide when
+ * to give up, so the router must not cut a call shorter than a direct one (the SDK's default is 60 s).
+ */
+const FORWARD_TIMEOUT_MS = 30 * 60_000;
+
 /** One endpoint the router reaches: its bridge, and the tools it is indexed by (its snapshot). */
 export interface RoutedEndpoint {
   id: string;
@@ -67,7 +73,8 @@ export class Router implements ToolHost {
     }
     const client = await this.clientFor(target.endpoint, url);
     // The endpoint journals the call (and its world requests) itself, noting the router.
-    return await client.callTool({ name: target.tool, arguments: parsed.arguments, _meta: { [VIA_META_KEY]: 'router' } }) as CallToolResult;
+    return await client.callTool({ name: target.tool, arguments: parsed.arguments, _meta: { [VIA_META_KEY]: 'router' } }, undefined,
+      { timeout: FORWARD_TIMEOUT_MS }) as CallToolResult;
   }
 
   private clientFor(endpoint: string, url: string): Promise<Client> {

@@ -76,6 +76,13 @@ test('over the shipped snapshots: the tool a task needs comes first, the same ev
   t.is(index.find('stripe__no_such_tool'), undefined);
 });
 
+test('over the shipped snapshots: a tool\'s endpoint and name as the query find it (first for 90%, in the top 5 for 99%)', (t) => {
+  const index = new ToolIndex(shipped);
+  const ranks = shipped.map(({ endpoint, tool: { name } }) => index.search(`${endpoint} ${name}`, 5).tools.findIndex((r) => r.name === qualifiedName(endpoint, name)));
+  t.true(ranks.filter((r) => r === 0).length >= 0.9 * shipped.length, `${ranks.filter((r) => r === 0).length} of ${shipped.length} first`);
+  t.true(ranks.filter((r) => r >= 0).length >= 0.99 * shipped.length, `${ranks.filter((r) => r >= 0).length} of ${shipped.length} in the top 5`);
+});
+
 test('qualified names: endpoint__tool, split at the first __ (endpoint ids have no underscore)', (t) => {
   t.is(qualifiedName('kubernetes-node', 'pods_list'), 'kubernetes-node__pods_list');
   t.deepEqual(splitQualifiedName('kubernetes-node__pods_list'), { endpoint: 'kubernetes-node', tool: 'pods_list' });

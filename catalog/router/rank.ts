@@ -20,17 +20,23 @@ export interface RankedTool extends ToolEntry {
 }
 
 /**
- * How much a word counts by where it stands (BM25F: each field's term frequencies and length are
- * weighted before saturation). A word of the tool's name says most about what it does; one of
- * its owning endpoint's id or its parameters' names less; the description, long and chatty, least.
+ * How much a word counts by where it stands (BM25F: each field's term frequency is normalised by
+ * that field's own length, weighted, and only then saturated, so a long description does not
+ * drown a match in the name). A word of the tool's name says most about what it does; one of its
+ * owning endpoint's id or its parameters' names less; the description, long and chatty, least.
  */
 export const FIELD_WEIGHTS = { name: 3, endpoint: 2, parameters: 1.5, description: 1 } as const;
 type Field = keyof typeof FIELD_WEIGHTS;
 const FIELDS = Object.keys(FIELD_WEIGHTS) as Field[];
 
-/** The usual BM25 constants (Robertson and Zaragoza): term saturation and length normalisation. */
+/**
+ * Length normalisation per field (BM25's b): full for the free-text fields; half for names (a
+ * long name is a more specific tool, not a diluted one); none for the endpoint id.
+ */
+const FIELD_B: Record<Field, number> = { name: 0.5, endpoint: 0, parameters: 0.75, description: 0.75 };
+
+/** BM25's term saturation (Robertson and Zaragoza's usual value). */
 const K1 = 1.2;
-const B = 0.75;
 
 const STOPWORDS = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'in', 'is', 'it', 'of', 'on', 'or', 'that', 'the', 'this', 'to', 'with']);
 
@@ -76,10 +82,8 @@ export function parameterNames(schema: unknown, depth = 0): string[] {
 
 interface Document extends ToolEntry {
   name: string;
-  /** Weighted term frequency over the fields. */
+  /** Each term's pseudo frequency: field frequencies, length-normalised and weighted, summed. */
   terms: Map<string, number>;
-  /** Weighted length. */
-  length: number;
 }
 
 /**
@@ -88,32 +92,37 @@ interface Document extends ToolEntry {
  */
 export class ToolIndex {
   private readonly documents: Document[];
-  private readonly averageLength: number;
   /** In how many documents each term occurs. */
   private readonly frequency = new Map<string, number>();
   private readonly byName = new Map<string, Document>();
 
   constructor(entries: readonly ToolEntry[]) {
-    this.documents = entries.map((entry) => {
-      const words: Record<Field, string[]> = {
+    const fielded = entries.map((entry) => ({
+      entry,
+      words: {
         name: tokenize(entry.tool.name),
         endpoint: tokenize(entry.endpoint),
         parameters: parameterNames(entry.tool.inputSchema).flatMap(tokenize),
         description: tokenize(typeof entry.tool.description === 'string' ? entry.tool.description : ''),
-      };
+      } satisfies Record<Field, string[]>,
+    }));
+    // Sums of whole numbers, so the same in any order of entries.
+    const average = Object.fromEntries(FIELDS.map((field) =>
+      [field, fielded.reduce((sum, d) => sum + d.words[field].length, 0) / Math.max(1, fielded.length)])) as Record<Field, number>;
+    this.documents = fielded.map(({ entry, words }) => {
       const terms = new Map<string, number>();
-      let length = 0;
       for (const field of FIELDS) {
-        for (const word of words[field]) terms.set(word, (terms.get(word) ?? 0) + FIELD_WEIGHTS[field]);
-        length += FIELD_WEIGHTS[field] * words[field].length;
+        const norm = average[field] > 0 ? 1 - FIELD_B[field] + (FIELD_B[field] * words[field].length) / average[field] : 1;
+        const counts = new Map<string, number>();
+        for (const word of words[field]) counts.set(word, (counts.get(word) ?? 0) + 1);
+        for (const [word, count] of counts) terms.set(word, (terms.get(word) ?? 0) + (FIELD_WEIGHTS[field] * count) / norm);
       }
-      return { ...entry, name: qualifiedName(entry.endpoint, entry.tool.name), terms, length };
+      return { ...entry, name: qualifiedName(entry.endpoint, entry.tool.name), terms };
     });
     for (const document of this.documents) {
       this.byName.set(document.name, document);
       for (const term of document.terms.keys()) this.frequency.set(term, (this.frequency.get(term) ?? 0) + 1);
     }
-    this.averageLength = this.documents.reduce((sum, d) => sum + d.length, 0) / Math.max(1, this.documents.length);
   }
 
   get size(): number {
@@ -136,9 +145,7 @@ export class ToolIndex {
       let score = 0;
       terms.forEach((term, i) => {
         const tf = document.terms.get(term);
-        if (tf === undefined) return;
-        const norm = K1 * (1 - B + (B * document.length) / this.averageLength);
-        score += idf[i]! * ((tf * (K1 + 1)) / (tf + norm));
+        if (tf !== undefined) score += (idf[i]! * tf * (K1 + 1)) / (K1 + tf);
       });
       if (score > 0) scored.push({ endpoint: document.endpoint, tool: document.tool, name: document.name, score });
     }

@@ -55,8 +55,9 @@ export class Router implements ToolHost {
     if (typeof parsed === 'string') return failure(`search_tools: ${parsed}`);
     const { matched, tools } = this.index.search(parsed.query, parsed.limit);
     const found = tools.map(({ name, endpoint, tool, score }) => {
-      const { name: own, ...definition } = tool;
-      return { name, endpoint, tool: own, score: Math.round(score * 1000) / 1000, ...definition };
+      // What a reader (or model) wants first: the name, then what it does, then how to call it.
+      const { name: own, description, inputSchema, ...rest } = tool;
+      return { name, endpoint, tool: own, score: Math.round(score * 1000) / 1000, ...(description === undefined ? {} : { description }), inputSchema, ...rest };
     });
     const note = matched === 0 ? 'No tool matched; try other words (what the tool does, or the service it belongs to).' : undefined;
     return { content: [{ type: 'text', text: JSON.stringify({ query: parsed.query, matched, tools: found, ...(note ? { note } : {}) }) }] };

@@ -15,5 +15,7 @@ export const WorldReadySchema = z.object({
   clients: z.record(z.string()),
   /** Each MCP endpoint's Streamable HTTP URL (with --mcp). */
   mcp: z.record(z.string().url()),
+  /** The router's Streamable HTTP URL (with --router). */
+  router: z.string().url().optional(),
 });
 export type WorldReady = z.infer<typeof WorldReadySchema>;

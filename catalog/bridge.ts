@@ -2,9 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpRecord } from '../mocks/core/journal-format.js';
 import { listen, type Listening } from '../proxy/service-listener.js';
-import type { RunningEndpoint } from './supervisor.js';
+import { VIA_META_KEY } from './router/names.js';
+
+/** What a bridge serves: a running endpoint (catalog/supervisor.ts) or the router (catalog/router/). */
+export interface ToolHost {
+  readonly id: string;
+  readonly serverInfo: { name: string; version: string };
+  readonly tools: Tool[];
+  callTool(name: string, args: Record<string, unknown> | undefined, via?: McpRecord['via']): Promise<CallToolResult>;
+}
 
 /** The path agents connect to: `http://127.0.0.1:7101/mcp`. */
 export const BRIDGE_PATH = '/mcp';
@@ -17,7 +26,7 @@ export const DEFAULT_MAX_SESSIONS = 64;
  * answers from the tools listed at start; every tools/call goes through the running endpoint,
  * which serialises, attributes and journals it.
  */
-export async function serveBridge(endpoint: RunningEndpoint, options: { host?: string; port: number; maxSessions?: number }): Promise<Listening> {
+export async function serveBridge(endpoint: ToolHost, options: { host?: string; port: number; maxSessions?: number }): Promise<Listening> {
   // Insertion order is use order (a session is moved to the end on each request), so the first
   // one is the least recently used: the one closed when a new session would pass the cap.
   const sessions = new Map<string, StreamableHTTPServerTransport>();
@@ -74,10 +83,13 @@ export async function serveBridge(endpoint: RunningEndpoint, options: { host?: s
   };
 }
 
-function bridgeServer(endpoint: RunningEndpoint): Server {
+function bridgeServer(endpoint: ToolHost): Server {
   const server = new Server(endpoint.serverInfo, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: endpoint.tools }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => endpoint.callTool(request.params.name, request.params.arguments));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const via = request.params._meta?.[VIA_META_KEY] === 'router' ? 'router' : undefined;
+    return endpoint.callTool(request.params.name, request.params.arguments, via);
+  });
   return server;
 }
 

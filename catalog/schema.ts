@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hostClashes, HostPatternError, parseHostPattern } from '../mocks/core/hosts.js';
+import { ROUTER_ID } from './router/names.js';
 
 /** Scenario groups; every service and scenario belongs to one. */
 export const GroupSchema = z.enum(['search', 'code', 'ops', 'cloud', 'business', 'collab']);
@@ -102,6 +103,21 @@ export const NoiseEntrySchema = z.object({
 }).strict();
 export type NoiseEntry = z.infer<typeof NoiseEntrySchema>;
 
+/**
+ * `[router]`: toolbench's own MCP endpoint over all the others (`search_tools`, `call_tool`;
+ * catalog/router/, docs/catalog.md). Not an `[[endpoints]]` entry: it serves no service, takes no
+ * credential, calls no API and runs no server process (it is served beside the bridges, from the
+ * tool snapshots); its id is always `router`.
+ */
+export const RouterEntrySchema = z.object({
+  description: z.string().default(''),
+  /** Port of its Streamable HTTP bridge. */
+  bridge_port: z.number().int().min(1).max(65535),
+}).strict();
+export type RouterEntry = z.infer<typeof RouterEntrySchema>;
+
+export const DEFAULT_ROUTER: RouterEntry = { description: '', bridge_port: 7100 };
+
 export const CatalogSchema = z.object({
   services: z.array(ServiceEntrySchema).min(1),
   endpoints: z.array(EndpointEntrySchema).default([]),
@@ -111,12 +127,13 @@ export const CatalogSchema = z.object({
    */
   passthrough: z.array(HostnameSchema).default([]),
   noise: z.array(NoiseEntrySchema).default([]),
+  router: RouterEntrySchema.default(DEFAULT_ROUTER),
 }).strict().superRefine((catalog, ctx) => {
   const seen = { id: new Map<string, string>(), port: new Map<number, string>(), endpoint: new Map<string, string>() };
   const clash = (kind: keyof typeof seen, value: string | number, path: (string | number)[]) => {
     const map = seen[kind] as Map<string | number, string>;
     const other = map.get(value);
-    const here = `${path[0]}[${path[1]}]`;
+    const here = typeof path[1] === 'number' ? `${path[0]}[${path[1]}]` : String(path[0]);
     if (other !== undefined) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path, message: `${kind === 'endpoint' ? 'id' : kind} ${value} is already used by ${other}` });
     } else map.set(value, here);
@@ -126,8 +143,12 @@ export const CatalogSchema = z.object({
     clash('port', service.port, ['services', index, 'port']);
   });
   hostIssues(catalog, ctx);
+  clash('port', catalog.router.bridge_port, ['router', 'bridge_port']);
   catalog.endpoints.forEach((endpoint, index) => {
     clash('endpoint', endpoint.id, ['endpoints', index, 'id']);
+    if (endpoint.id === ROUTER_ID) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['endpoints', index, 'id'], message: `id ${ROUTER_ID} is the router's (MCP configs and qualified tool names would be ambiguous)` });
+    }
     clash('port', endpoint.bridge_port, ['endpoints', index, 'bridge_port']);
     if (endpoint.kind === 'upstream' && (!endpoint.package || !endpoint.version)) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['endpoints', index, endpoint.package ? 'version' : 'package'], message: 'an upstream endpoint names its npm package and exact version' });

@@ -53,6 +53,8 @@ export interface StackOptions {
   chaos?: ChaosLevel;
   /** More admin API routes, given the opened world (e.g. live grading). */
   adminRoutes?: (opened: OpenedWorld) => AdminRoutes;
+  /** Also serve the router endpoint over the started endpoints (catalog/router/; `record --tools router`). */
+  router?: boolean;
 }
 
 export interface StackEndpoint {
@@ -68,6 +70,8 @@ export interface Stack extends OpenedWorld {
   proxy: ServedProxy | null;
   caPath: string | null;
   endpoints: Map<string, StackEndpoint>;
+  /** The router's bridge, when started with `router: true`. */
+  router: Listening | null;
   /** Addresses, for ready lines and MCP configs. */
   addresses(): StackAddresses;
   close(): Promise<void>;
@@ -83,6 +87,8 @@ export interface StackAddresses {
   ca: string | null;
   /** Each endpoint's Streamable HTTP URL. */
   mcp: Record<string, string>;
+  /** The router's Streamable HTTP URL (null: not started). */
+  router: string | null;
 }
 
 /**
@@ -113,6 +119,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     });
     closers.push(() => served.close());
     const endpoints = new Map<string, StackEndpoint>();
+    let router: Listening | null = null;
+    if (options.router && !options.endpoints) throw new ToolbenchError('TB_ERR_USAGE', 'the router routes to MCP endpoints: start them too');
     if (options.proxy === false) {
       if (options.endpoints) throw new ToolbenchError('TB_ERR_USAGE', 'MCP endpoints need the proxy: drop --no-proxy');
       return finish(null);
@@ -156,6 +164,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         closers.push(() => bridge.close());
         endpoints.set(entry.id, { entry, running, bridge });
       }
+      if (options.router) {
+        const { serveRouter } = await import('./router/serve.js');
+        const routed = [...endpoints.values()].map((e) => ({ id: e.entry.id, url: e.bridge.url, tools: e.running.tools }));
+        const routerServed = await serveRouter(routed, mcpLog, { host: options.host, port: pick(undefined, catalog.catalog.router.bridge_port) });
+        closers.push(() => routerServed.close());
+        router = routerServed.bridge;
+      }
     }
     return finish(proxy);
 
@@ -172,7 +187,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
     function finish(proxy: ServedProxy | null): Stack {
       return {
-        ...opened, tracker, served, proxy, endpoints, caPath: proxy?.certs.ca.certPath ?? null,
+        ...opened, tracker, served, proxy, endpoints, router, caPath: proxy?.certs.ca.certPath ?? null,
         addresses: () => ({
           admin: served.admin.url,
           token: served.token,
@@ -181,6 +196,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           tls: proxy?.proxy.tlsPort ?? null,
           ca: proxy?.certs.ca.certPath ?? null,
           mcp: Object.fromEntries([...endpoints].map(([id, e]) => [id, e.bridge.url])),
+          router: router?.url ?? null,
         }),
         close: closeAll,
       };

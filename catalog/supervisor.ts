@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallTracker } from '../mocks/core/attribution.js';
+import type { McpRecord } from '../mocks/core/journal-format.js';
 import { childEnvironment } from '../proxy/child-env.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import { TOOLBENCH_VERSION } from '../mocks/version.js';
@@ -156,27 +157,32 @@ export class RunningEndpoint {
     return this.exit === null;
   }
 
-  /** Calls a tool on the server; one call at a time per endpoint. */
-  callTool(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
-    const run = this.queue.then(() => this.callNow(name, args));
+  /**
+   * Calls a tool on the server; one call at a time per endpoint. `via`: who forwarded it (the
+   * router), noted in its MCP record.
+   */
+  callTool(name: string, args: Record<string, unknown> | undefined, via?: McpRecord['via']): Promise<CallToolResult> {
+    const run = this.queue.then(() => this.callNow(name, args, via));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async callNow(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  private async callNow(name: string, args: Record<string, unknown> | undefined, via: McpRecord['via']): Promise<CallToolResult> {
     const { tracker, mcpLog } = this.options;
     if (!this.alive) throw this.downError();
     this.calls += 1;
     const callId = `${this.id}#${this.calls}`;
     const before = mcpLog.worldSeq();
     tracker.begin(this.id, { tool: name, callId });
+    // Only when forwarded: a direct call's record keeps the shape it always had.
+    const forwarded = via ? { via } : {};
     try {
       const result = await this.client.callTool({ name, arguments: args }) as CallToolResult;
-      await mcpLog.record({ endpoint: this.id, kind: 'call', tool: name, callId, arguments: args ?? null, result, isError: result.isError === true, error: null, worldSeqBefore: before, worldSeqAfter: mcpLog.worldSeq() });
+      await mcpLog.record({ endpoint: this.id, kind: 'call', tool: name, callId, arguments: args ?? null, result, isError: result.isError === true, error: null, worldSeqBefore: before, worldSeqAfter: mcpLog.worldSeq(), ...forwarded });
       return result;
     } catch (error) {
       const failure = this.alive ? error : this.downError();
-      await mcpLog.record({ endpoint: this.id, kind: 'call', tool: name, callId, arguments: args ?? null, result: null, isError: true, error: (failure as Error).message, worldSeqBefore: before, worldSeqAfter: mcpLog.worldSeq() });
+      await mcpLog.record({ endpoint: this.id, kind: 'call', tool: name, callId, arguments: args ?? null, result: null, isError: true, error: (failure as Error).message, worldSeqBefore: before, worldSeqAfter: mcpLog.worldSeq(), ...forwarded });
       throw failure;
     } finally {
       tracker.end(this.id);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ROUTER_ID } from '../catalog/router/names.js';
 
 /** `mcp.json` as Claude Code reads it (`--mcp-config FILE` or a project's `.mcp.json`). */
 export const ClaudeMcpConfigSchema = z.object({
@@ -18,4 +19,19 @@ export function claudeMcpConfig(endpoints: Record<string, string>): ClaudeMcpCon
 
 export function genericMcpConfig(endpoints: Record<string, string>): GenericMcpConfig {
   return { endpoints: Object.entries(endpoints).map(([name, url]) => ({ name, transport: 'streamable-http' as const, url })) };
+}
+
+/**
+ * The tool arms of a trial (`record --tools`): `all` lists every started endpoint in the agent's
+ * MCP config, so every tool is upfront; `router` lists only the router, whose two tools reach the
+ * same endpoints (which still run) by search (docs/agents.md, "The router arm").
+ */
+export const TOOL_ARMS = ['all', 'router'] as const;
+export type ToolArm = (typeof TOOL_ARMS)[number];
+
+/** The endpoints an arm's MCP config names, from a stack's addresses. */
+export function armEndpoints(arm: ToolArm, addresses: { mcp: Record<string, string>; router: string | null }): Record<string, string> {
+  if (arm === 'all') return addresses.mcp;
+  if (addresses.router === null) throw new Error('the router arm needs a stack started with its router');
+  return { [ROUTER_ID]: addresses.router };
 }

@@ -8,7 +8,7 @@ import { resolveAgentCommand, runAgent, type AgentRun } from './agent-process.js
 import { builtInAgentCommand, type BuiltInAgent } from './agents/index.js';
 import type { TrialResult } from './grade/result.js';
 import { gradeWorld } from './grade-world.js';
-import { claudeMcpConfig, genericMcpConfig } from './mcp-config.js';
+import { armEndpoints, claudeMcpConfig, genericMcpConfig, type ToolArm } from './mcp-config.js';
 
 export interface RecordOptions {
   scenarioDir: string;
@@ -30,6 +30,8 @@ export interface RecordOptions {
   echo?: boolean;
   /** A fault preset on top of the scenario's own `[[faults]]` (docs/faults.md). */
   chaos?: ChaosLevel;
+  /** Which tools the agent's MCP config offers: every endpoint (default) or only the router. */
+  tools?: ToolArm;
 }
 
 export interface RecordedTrial {
@@ -77,16 +79,16 @@ export async function recordTrial(options: RecordOptions): Promise<RecordedTrial
   try {
     const stack = await startStack({
       scenarioDir: options.scenarioDir, seed: options.seed, journalDir, ports: 'ephemeral', caDir: options.caDir, chaos: options.chaos,
-      endpoints: true, logDir: join(outDir, 'logs'),
+      endpoints: true, logDir: join(outDir, 'logs'), router: options.tools === 'router',
     });
     try {
       const { world } = stack;
       const proxy = stack.proxy!;
       const initial = world.gradingState('initial');
-      const addresses = stack.addresses();
+      const mcp = armEndpoints(options.tools ?? 'all', stack.addresses());
       const mcpPath = join(outDir, 'mcp.json');
-      writeFileSync(mcpPath, JSON.stringify(claudeMcpConfig(addresses.mcp), null, 2) + '\n');
-      writeFileSync(join(outDir, 'mcp.generic.json'), JSON.stringify(genericMcpConfig(addresses.mcp), null, 2) + '\n');
+      writeFileSync(mcpPath, JSON.stringify(claudeMcpConfig(mcp), null, 2) + '\n');
+      writeFileSync(join(outDir, 'mcp.generic.json'), JSON.stringify(genericMcpConfig(mcp), null, 2) + '\n');
       // The agent's own copy: a path into the scenario folder would hand it the expectations and the solution.
       const agentInstruction = join(outDir, 'instruction.md');
       writeFileSync(agentInstruction, instruction);

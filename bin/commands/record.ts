@@ -4,6 +4,7 @@ import type { CommandModule } from 'yargs';
 import { DEFAULT_CA_DIR } from '../../certs/index.js';
 import { BUILT_IN_AGENTS, type BuiltInAgent } from '../../scenarios/agents/index.js';
 import type { TrialResult } from '../../scenarios/grade/result.js';
+import { TOOL_ARMS, type ToolArm } from '../../scenarios/mcp-config.js';
 import { recordTrial } from '../../scenarios/record.js';
 import { ToolbenchError } from '../../mocks/core/errors.js';
 import { CHAOS_LEVELS, type ChaosLevel } from '../../mocks/core/fault-plan.js';
@@ -21,6 +22,7 @@ interface RecordArgs {
   json: boolean;
   quiet: boolean;
   strict: boolean;
+  tools: ToolArm;
   '--'?: (string | number)[];
 }
 
@@ -37,6 +39,7 @@ export const recordCommand: CommandModule<{}, RecordArgs> = {
     .option('timeout', { type: 'number', default: 1800, describe: 'Seconds before the agent (its whole process group) is stopped; the result says timed_out' })
     .option('strict', { type: 'boolean', default: false, describe: 'Fail the trial when any API call bypassed MCP (mcp_bypass > 0)' })
     .option('chaos', { choices: CHAOS_LEVELS, default: 'none' as ChaosLevel, describe: 'Fault preset added to the scenario\'s [[faults]] (docs/faults.md)' })
+    .option('tools', { choices: TOOL_ARMS, default: 'all' as ToolArm, describe: 'The agent\'s MCP config: every endpoint\'s tools upfront (all), or only the router\'s search_tools and call_tool (router)' })
     .option('json', { type: 'boolean', default: false, describe: 'Print result.json instead of the summary' })
     .option('quiet', { type: 'boolean', default: false, describe: 'Do not echo the agent\'s output' })
     .example('$0 record --agent oracle', 'the example scenario, solved by its oracle')
@@ -66,7 +69,7 @@ export const recordCommand: CommandModule<{}, RecordArgs> = {
     try {
       const { result, outDir, agentStderr } = await recordTrial({
         scenarioDir: args.scenario, outDir: out, seed: args.seed, agent, caDir: args['ca-dir'], strict: args.strict,
-        timeoutMs: args.timeout * 1000, signal: abort.signal, chaos: args.chaos, echo: !args.quiet && !args.json,
+        timeoutMs: args.timeout * 1000, signal: abort.signal, chaos: args.chaos, echo: !args.quiet && !args.json, tools: args.tools,
       });
       if (args.json) process.stdout.write(JSON.stringify(result) + '\n');
       else process.stdout.write(summary(result, outDir, colors(process.env.NO_COLOR)));

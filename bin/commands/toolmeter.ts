@@ -9,7 +9,7 @@ interface ToolmeterArgs {
 
 export const toolmeterCommand: CommandModule<{}, ToolmeterArgs> = {
   command: 'toolmeter',
-  describe: 'What the endpoints\' tool lists cost an agent: tools, bytes and tokens, from the snapshots',
+  describe: 'What the endpoints\' tool lists cost an agent: tools, bytes and tokens per endpoint, in total and per tool arm (all, router), from the snapshots',
   builder: (y) => y
     .option('snapshots', { type: 'string', default: DEFAULT_SNAPSHOT_DIR, describe: 'Folder of tool snapshots (toolbench catalog capture)' })
     .option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' }),
@@ -19,7 +19,7 @@ export const toolmeterCommand: CommandModule<{}, ToolmeterArgs> = {
       process.stdout.write(JSON.stringify(report) + '\n');
       return;
     }
-    const rows = [...report.endpoints, report.total];
+    const rows = [...report.endpoints, report.total, { ...report.arms.all, endpoint: 'arm all' }, { ...report.arms.router, endpoint: 'arm router' }];
     const header = ['endpoint', 'tools', 'bytes', ...ENCODINGS];
     const cells = rows.map((m) => [m.endpoint, String(m.tools), String(m.bytes), ...ENCODINGS.map((e) => String(m.tokens[e]))]);
     const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));

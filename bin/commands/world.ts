@@ -9,6 +9,7 @@ import { proxyOptions, type ProxyArgs } from './proxy.js';
 interface WorldArgs extends ProxyArgs {
   proxy: boolean;
   mcp: boolean;
+  router: boolean;
   'secret-file'?: string;
   'admin-token-file'?: string;
   scenario: string;
@@ -30,6 +31,7 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
     .option('seed', seedOption)
     .option('chaos', { choices: CHAOS_LEVELS, default: 'none' as ChaosLevel, describe: 'Fault preset added to the scenario\'s [[faults]]: seeded 429/5xx, resets, timeouts and latency (docs/faults.md)' })
     .option('mcp', { type: 'boolean', default: false, describe: 'Also start the scenario\'s MCP endpoints and their Streamable HTTP bridges (catalog ports 7101…), and POST /_bench/grade' })
+    .option('router', { type: 'boolean', default: false, describe: 'With --mcp, also serve the router (search_tools, call_tool over every started endpoint; catalog [router] port 7100): docs/catalog.md' })
     .option('admin-port', { type: 'number', default: 8100, describe: 'Admin API port (0 = any free port)' })
     .option('ports', { choices: ['catalog', 'ephemeral'] as const, default: 'catalog' as const, describe: 'Service, bridge, proxy and admin ports: the catalog\'s, or any free ones' })
     .option('journal', { type: 'string', describe: 'Write the journal (LevelDB) to this new directory; default: in memory' })
@@ -43,7 +45,7 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
     const [{ startStack }, { gradingRoutes }] = await Promise.all([import('../../catalog/stack.js'), import('../../scenarios/grade-world.js')]);
     const stack = await startStack({
       scenarioDir: args.scenario, seed: args.seed, journalDir: args.journal, chaos: args.chaos, ports: args.ports, host: args.host,
-      caDir: args['ca-dir'], proxy: args.proxy, endpoints: args.mcp, logDir: args['log-dir'], mcpClients: args.client,
+      caDir: args['ca-dir'], proxy: args.proxy, endpoints: args.mcp, router: args.router, logDir: args['log-dir'], mcpClients: args.client,
       adminPort: args['admin-port'], proxyPort: args['proxy-port'], tlsPort: args['tls-port'],
       forwardSecret: args['secret-file'] ? loadSecret(args['secret-file'], { create: true }) : undefined,
       adminToken: args['admin-token-file'] ? loadAdminToken(args['admin-token-file']) : undefined,
@@ -57,6 +59,7 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
     if (args.json) {
       const ready: WorldReady = {
         admin: a.admin, token: a.token, services: a.services, journal: args.journal ?? null, proxy: a.proxy, tls: a.tls, ca: a.ca, clients, mcp: a.mcp,
+        ...(a.router ? { router: a.router } : {}),
       };
       process.stdout.write(JSON.stringify(WorldReadySchema.parse(ready)) + '\n');
     } else {
@@ -68,6 +71,7 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
         for (const [name, url] of Object.entries(clients)) process.stdout.write(`  client ${name.padEnd(5)} ${url}\n`);
       }
       for (const [id, url] of Object.entries(a.mcp)) process.stdout.write(`  mcp ${id.padEnd(8)} ${url}\n`);
+      if (a.router) process.stdout.write(`  mcp ${'router'.padEnd(8)} ${a.router}   (search_tools, call_tool over the endpoints above)\n`);
       process.stdout.write(`  journal      ${args.journal ?? '(in memory)'}\nPress Ctrl-C to stop.\n`);
     }
     await onShutdown(async () => {

@@ -149,6 +149,12 @@ export const McpRecordSchema = z.object({
   error: z.string().nullable(),
   worldSeqBefore: z.number().int().nonnegative(),
   worldSeqAfter: z.number().int().nonnegative(),
+  /**
+   * How the call reached the endpoint when not straight from the agent: `router`, forwarded by
+   * the router endpoint's `call_tool` (docs/catalog.md, "The router"). Absent: the agent called
+   * the endpoint's bridge itself (and in every journal written before the router existed).
+   */
+  via: z.enum(['router']).optional(),
 });
 export type McpRecord = z.infer<typeof McpRecordSchema>;
 

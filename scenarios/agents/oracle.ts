@@ -1,9 +1,12 @@
 // The oracle agent: replays the scenario's solution (`[oracle]` in scenario.toml) over MCP,
 // through the bridges named in TOOLBENCH_MCP_CONFIG, then writes the scenario's answer. It uses
 // only what any agent gets: the MCP config, the answer file, and (its privilege) the scenario.
+// In the router arm (the config lists the router, not the call's endpoint) each call goes through
+// the router's call_tool by its qualified name (`github__create_issue`).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { qualifiedName, ROUTER_ID } from '../../catalog/router/names.js';
 import { loadScenarioManifest } from '../manifest.js';
 import { ClaudeMcpConfigSchema } from '../mcp-config.js';
 
@@ -35,7 +38,10 @@ async function clientFor(endpoint: string): Promise<Client> {
 let failed = false;
 try {
   for (const [i, call] of scenario.oracle.calls.entries()) {
-    const result = await (await clientFor(call.endpoint)).callTool({ name: call.tool, arguments: call.arguments });
+    const routed = !config.mcpServers[call.endpoint] && config.mcpServers[ROUTER_ID] !== undefined;
+    const result = routed
+      ? await (await clientFor(ROUTER_ID)).callTool({ name: 'call_tool', arguments: { name: qualifiedName(call.endpoint, call.tool), arguments: call.arguments } })
+      : await (await clientFor(call.endpoint)).callTool({ name: call.tool, arguments: call.arguments });
     if (result.isError) {
       process.stderr.write(`oracle: call ${i + 1} (${call.endpoint}.${call.tool}) failed: ${JSON.stringify(result.content)}\n`);
       failed = true;

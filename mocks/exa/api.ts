@@ -87,8 +87,8 @@ function ranked(c: ExaCtx, queries: readonly string[], b: SearchBody | SimilarBo
       if (!admits(hit.page, b)) continue;
       // keyword search is lexical: every query word must be on the page.
       if (keywordOnly) {
-        const words = new Set(tokenize(`${hit.page.title} ${hit.page.markdown}`));
-        if (!terms.every((t) => words.has(t))) continue;
+        const text = `${hit.page.title} ${hit.page.markdown}`.toLowerCase();
+        if (!terms.every((t) => text.includes(t))) continue;
       }
       const prior = best.get(hit.page.url);
       if (!prior || hit.score > prior.score) best.set(hit.page.url, hit);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bytes, jsonResponse } from '../core/http.js';
+import { bytes, jsonResponse, type ServiceResponse } from '../core/http.js';
 import { prefixedId } from '../kit/ids.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
 import { extractiveAnswer } from '../kit/web/render.js';
@@ -70,10 +70,24 @@ function researchView(doc: ResearchDoc, nowMs: number): Record<string, unknown> 
   return { ...base, status: 'completed', output: { content: doc.content, ...(doc.parsed === undefined ? {} : { parsed: doc.parsed }) }, costDollars: { numPages: doc.pages, numSearches, reasoningTokens, total }, finishedAt };
 }
 
-function researchGet(call: { params: { id: string } }, c: ExaCtx) {
+/** The task's event log so far: its definition, then its output once it has finished. */
+function researchEvents(doc: ResearchDoc, view: Record<string, unknown>): Record<string, unknown>[] {
+  const events: Record<string, unknown>[] = [{ eventType: 'research-definition', researchId: doc.researchId, createdAt: doc.createdAt, instructions: doc.instructions, ...(doc.outputSchema ? { outputSchema: doc.outputSchema } : {}) }];
+  if (view.status === 'completed') events.push({ eventType: 'research-output', researchId: doc.researchId, createdAt: view.finishedAt, output: { outputType: 'completed', ...(view.output as object), costDollars: view.costDollars } });
+  return events;
+}
+
+const GetQuery = z.object({ stream: z.enum(['true', 'false']).default('false'), events: z.enum(['true', 'false']).default('false') }).passthrough();
+type GetQuery = z.infer<typeof GetQuery>;
+
+/** One task; `events=true` adds its log, `stream=true` sends the log as server-sent events. */
+function researchGet(call: { params: { id: string }; query: GetQuery }, c: ExaCtx) {
   const doc = c.research.get(call.params.id);
   if (!doc || doc.key !== c.key!.key) throw exaError(404, 'NOT_FOUND', `Research request ${call.params.id} not found`);
-  return jsonResponse(200, researchView(doc, c.ctx.nowMs));
+  const view = researchView(doc, c.ctx.nowMs);
+  const events = researchEvents(doc, view);
+  if (call.query.stream === 'true') return sseResponse(events.map((e) => ({ event: String(e.eventType), data: e })));
+  return jsonResponse(200, call.query.events === 'true' ? { ...view, events } : view);
 }
 
 /** Newest first; the cursor is the id of the last item of the previous page. */
@@ -119,8 +133,10 @@ function runView(run: AgentRunDoc, nowMs: number): Record<string, unknown> {
   };
 }
 
-function sse(events: { event: string; data: unknown }[]): string {
-  return events.map((e, i) => `id: ${i + 1}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`).join('');
+/** Server-sent events, the whole stream in one body: the logical clock does not move inside a request. */
+function sseResponse(events: { event: string; data: unknown }[]): ServiceResponse {
+  const body = events.map((e, i) => `id: ${i + 1}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`).join('');
+  return { status: 200, headers: [['Content-Type', 'text/event-stream; charset=utf-8'], ['Cache-Control', 'no-cache']], body: bytes(body) };
 }
 
 function agentCreate(call: { body: AgentBody; req: { header(name: string): string | undefined } }, c: ExaCtx) {
@@ -139,13 +155,12 @@ function agentCreate(call: { body: AgentBody; req: { header(name: string): strin
   bill(c, Math.round((searches * 0.01 + searches * 0.005) * 1_000_000));
   if (!streamed) return jsonResponse(200, runView(run, c.ctx.nowMs));
   const done = runView(run, c.ctx.nowMs);
-  const body = sse([
+  return sseResponse([
     { event: 'agent_run.created', data: { id: run.id, object: 'agent_run', status: 'queued', createdAt: done.createdAt } },
     { event: 'agent_run.started', data: { id: run.id, status: 'running' } },
     ...hits.slice(0, searches).map((h, i) => ({ event: 'agent_run.search_trace', data: { id: run.id, index: i, url: h.page.url, title: h.page.title } })),
     { event: 'agent_run.completed', data: done },
   ]);
-  return { status: 200, headers: [['Content-Type', 'text/event-stream; charset=utf-8'], ['Cache-Control', 'no-cache']] as [string, string][], body: bytes(body) };
 }
 
 function ownRun(c: ExaCtx, id: string): AgentRunDoc {
@@ -175,7 +190,7 @@ function agentCancel(call: { params: { id: string } }, c: ExaCtx) {
 export const taskOperations: Operation<ExaCtx>[] = [
   operation<ExaCtx, '/research/v1', Record<string, string>, ResearchBody>('research.create', rest('POST', '/research/v1'), researchCreate, { input: { body: ResearchBody } }),
   operation<ExaCtx, '/research/v1', ListQuery>('research.list', rest('GET', '/research/v1'), researchList, { input: { query: ListQuery } }),
-  operation<ExaCtx, '/research/v1/:id'>('research.get', rest('GET', '/research/v1/:id'), researchGet),
+  operation<ExaCtx, '/research/v1/:id', GetQuery>('research.get', rest('GET', '/research/v1/:id'), researchGet, { input: { query: GetQuery } }),
   operation<ExaCtx, '/agent/runs', Record<string, string>, AgentBody>('agent.runs.create', rest('POST', '/agent/runs'), agentCreate, { input: { body: AgentBody } }),
   operation<ExaCtx, '/agent/runs', ListQuery>('agent.runs.list', rest('GET', '/agent/runs'), agentList, { input: { query: ListQuery } }),
   operation<ExaCtx, '/agent/runs/:id'>('agent.runs.get', rest('GET', '/agent/runs/:id'), agentGet),

@@ -26,6 +26,6 @@ conformance(test, {
     () => ({ method: 'GET', target: '/agent/runs?limit=2' }),
     (r) => ({ method: 'POST', target: '/search', body: r.pick([{}, { query: '' }, { query: 'x', numResults: 500 }, { query: 'x', category: 'company', startPublishedDate: '2025-01-01' }]) }),
   ],
-  seeded: { patterns: [/[0-9a-f]{32}/g, /agent_run_[0-9A-Za-z]{24}/g, /r_[0-9a-z]{24}/g] },
+  seeded: { patterns: [/[0-9a-f]{32}/g, /agent_run_[0-9A-Za-z]{24}/g, /\b[0-9a-z]{26}\b/g] },
   errorShape: z.object({ requestId: z.string(), error: z.string(), tag: z.string() }).strict(),
 });

@@ -9,7 +9,7 @@ import { useMcpStack } from './helpers/mcp-stack.js';
 
 const mcp = useMcpStack(test, 'mocks/exa/conformance', 'exa');
 
-const text = (r: { content: unknown }) => (r.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
+const text = (r: Record<string, unknown>) => (r.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
 
 test.serial('web_search_exa prints titles, dates and highlights; web_fetch_exa prints the page and a missing URL\'s tag', async (t) => {
   const search = await mcp.client().callTool({ name: 'web_search_exa', arguments: { query: 'Meridian Rail strike postponed', numResults: 2 } });
@@ -22,11 +22,11 @@ test.serial('web_search_exa prints titles, dates and highlights; web_fetch_exa p
 
 test.serial('a research task started over MCP is found by deep_researcher_check, and an unknown one is the server\'s own not-found', async (t) => {
   const started = JSON.parse(text(await mcp.client().callTool({ name: 'deep_researcher_start', arguments: { instructions: 'Quillstack default pool size', model: 'exa-research-fast' } })));
-  t.regex(started.researchId, /^r_[0-9a-z]{24}$/);
+  t.regex(started.researchId, /^[0-9a-z]{26}$/);
   const checked = JSON.parse(text(await mcp.client().callTool({ name: 'deep_researcher_check', arguments: { researchId: started.researchId } })));
   t.is(checked.status, 'completed');
   t.regex(checked.report, /^# Research report/);
-  const missing = await mcp.client().callTool({ name: 'deep_researcher_check', arguments: { researchId: 'r_unknown' } });
+  const missing = await mcp.client().callTool({ name: 'deep_researcher_check', arguments: { researchId: 'unknown0000000000000000000' } });
   t.true(missing.isError);
   t.is(JSON.parse(text(missing)).error, 'Research not found');
 });

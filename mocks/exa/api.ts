@@ -28,6 +28,7 @@ const FilterFields = {
   includeText: strList,
   excludeText: strList,
   category: z.enum(CATEGORIES).optional(),
+  context: z.union([z.boolean(), z.object({ maxCharacters: z.number().int().positive().optional() }).passthrough()]).optional(),
   userLocation: z.string().optional(),
   moderation: z.boolean().optional(),
   contents: z.union([ContentsOptions, z.literal(false)]).optional(),
@@ -114,14 +115,15 @@ function searchHandler(call: { body: SearchBody }, c: ExaCtx) {
   const top = hits.slice(0, b.numResults);
   const rendered = renderAll(c, hits, top, b.query, b.contents, b.type === 'neural' || b.type === 'keyword');
   const results = rendered.map((r) => r.result);
-  const resolved = keyword ? 'keyword' : deep ? b.type : 'neural';
+  const resolved = keyword ? 'keyword' : deep ? 'deep' : 'neural';
   const { micros, costDollars } = cost({ kind: deep ? 'deep' : keyword ? 'keyword' : 'neural', micros: deep ? PRICE.deep : keyword ? PRICE.keyword : PRICE.neural }, rendered.map((r) => r.pages));
   bill(c, micros);
-  const contextOption = b.contents ? b.contents.context : undefined;
+  // `context` may be asked for at the top level (CommonRequest) or under `contents`.
+  const contextOption = (b.contents ? b.contents.context : undefined) ?? b.context;
   return jsonResponse(200, {
     requestId: requestId(c),
     resolvedSearchType: resolved,
-    searchType: b.type,
+    searchType: resolved,
     results,
     ...(deep ? { output: deepOutput(top, b) } : {}),
     ...(contextOption ? { context: contextString(results, typeof contextOption === 'object' ? contextOption.maxCharacters : undefined) } : {}),

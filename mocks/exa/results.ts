@@ -147,19 +147,27 @@ export function contextString(results: readonly Record<string, unknown>[], max: 
   return max ? whole.slice(0, max) : whole;
 }
 
-/** `costDollars` in Exa's shape, and the total in micro-dollars for billing. */
+const BREAKDOWN_KEY = { neural: 'neuralSearch', keyword: 'keywordSearch', deep: 'deepSearch' } as const;
+
+/**
+ * `costDollars` as the OpenAPI description has it (`total`, one `breakDown` item with `search`,
+ * `contents` and the per-kind `breakdown`, and the per-page prices), and the total in
+ * micro-dollars for billing.
+ */
 export function cost(base: { kind: 'neural' | 'keyword' | 'deep' | 'none'; micros: number }, pages: Rendered['pages'][]): { micros: number; costDollars: Record<string, unknown> } {
   const sum = pages.reduce((a, p) => ({ text: a.text + p.text, highlights: a.highlights + p.highlights, summary: a.summary + p.summary }), { text: 0, highlights: 0, summary: 0 });
-  const contents = { text: sum.text * PRICE.page, highlights: sum.highlights * PRICE.page, summary: sum.summary * PRICE.summary };
-  const micros = base.micros + contents.text + contents.highlights + contents.summary;
+  const contents = { contentText: sum.text * PRICE.page, contentHighlight: sum.highlights * PRICE.page, contentSummary: sum.summary * PRICE.summary };
+  const contentsMicros = contents.contentText + contents.contentHighlight + contents.contentSummary;
+  const micros = base.micros + contentsMicros;
   const dollars = (m: number) => m / 1_000_000;
-  const contentsOut = Object.fromEntries(Object.entries(contents).filter(([, v]) => v > 0).map(([k, v]) => [k, dollars(v)]));
+  const breakdown: Record<string, number> = base.kind === 'none' ? {} : { [BREAKDOWN_KEY[base.kind]]: dollars(base.micros) };
+  for (const [k, v] of Object.entries(contents)) if (v > 0) breakdown[k] = dollars(v);
   return {
     micros,
     costDollars: {
       total: dollars(micros),
-      ...(base.kind === 'none' ? {} : { search: { [base.kind]: dollars(base.micros) } }),
-      ...(Object.keys(contentsOut).length > 0 ? { contents: contentsOut } : {}),
+      breakDown: [{ search: dollars(base.micros), contents: dollars(contentsMicros), breakdown }],
+      perPagePrices: { contentText: dollars(PRICE.page), contentHighlight: dollars(PRICE.page), contentSummary: dollars(PRICE.summary) },
     },
   };
 }

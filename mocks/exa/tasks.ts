@@ -50,7 +50,7 @@ function researchCreate(call: { body: ResearchBody }, c: ExaCtx) {
   const hits = search(c.web.pages.values(), b.instructions).slice(0, 6);
   const parsed = b.outputSchema ? fillSchema(b.outputSchema, hits, b.instructions) : undefined;
   const doc: ResearchDoc = {
-    researchId: prefixedId(c.ctx, 'r_', 'research', 24).toLowerCase(), key: c.key!.key, createdAt: c.ctx.nowMs, model: b.model, instructions: b.instructions,
+    researchId: prefixedId(c.ctx, '', 'research', 26).toLowerCase(), key: c.key!.key, createdAt: c.ctx.nowMs, model: b.model, instructions: b.instructions,
     ...(b.outputSchema ? { outputSchema: b.outputSchema } : {}),
     content: parsed === undefined ? report(hits, b.instructions) : JSON.stringify(parsed), ...(parsed === undefined ? {} : { parsed }), pages: hits.length,
   };

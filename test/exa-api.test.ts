@@ -7,12 +7,15 @@ import { serveProxyForWorld } from '../proxy/for-world.js';
 import { prepareWorld } from '../scenarios/world.js';
 import { testCaDir } from './helpers/proxy.js';
 import { run } from './helpers/proxy-processes.js';
+import { specValidator } from './helpers/spec-validate.js';
+import { loadSpec } from '../mocks/kit/index.js';
 
 // curl, through the TLS proxy, calls https://api.exa.ai as Exa's API reference documents it, in
-// the conformance world; every answer is checked against the response schemas of Exa's OpenAPI
-// description (exa-labs/openapi-spec, exa-openapi-spec.yaml 1.2.0: SearchResponse,
-// ContentsResponse, AnswerResponse, ResearchDtoClass), transcribed below; an injected 429 is
-// Exa's own error body.
+// the conformance world; every answer is checked against Exa's OpenAPI description (pruned,
+// mocks/exa/spec/exa.json) and, strictly (no field the API does not send), against the zod
+// transcription below of its response schemas; an injected 429 is Exa's own error body.
+
+const spec = specValidator(loadSpec(import.meta.url, '../mocks/exa/spec/exa.json'));
 
 const KEY = 'exa-conformance-0000-0000-0000-000000000000';
 
@@ -62,9 +65,12 @@ test('curl: search, findSimilar, contents, answer and research answer in the sha
       const [head, ...rest] = out.stdout.split('\r\n\r\n').slice(-2);
       return { status: Number(/HTTP\/1\.1 (\d+)/.exec(head!)![1]), head: head!, body: JSON.parse(rest.join('\r\n\r\n')) as Record<string, any> };
     };
+    const OPERATION: Record<string, string> = { search: 'search', 'keyword search': 'search', 'deep search': 'search', findSimilar: 'findSimilar', contents: 'getContents', answer: 'answer', 'research created': 'ResearchController_createResearch' };
     const check = <T>(schema: z.ZodType<T>, value: unknown, what: string) => {
       const parsed = schema.safeParse(value);
       t.true(parsed.success, `${what}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues.slice(0, 3))}`);
+      const operationId = OPERATION[what] ?? (what.startsWith('research poll') ? 'ResearchController_getResearch' : undefined);
+      if (operationId) t.is(spec(operationId, value), null, `${what} against the OpenAPI description`);
     };
 
     const search = await curl('POST', '/search', { query: 'Quillstack default pool size', type: 'auto', numResults: 4, contents: { text: { maxCharacters: 120 }, highlights: { numSentences: 1, highlightsPerUrl: 2 }, summary: { query: 'default' }, subpages: 1, extras: { links: 2 }, context: true } });
@@ -111,6 +117,7 @@ test('curl: search, findSimilar, contents, answer and research answer in the sha
     t.deepEqual(statuses, ['running', 'running', 'completed', 'completed'], 'exa-research finishes three logical seconds after it was created');
     const listed = await curl('GET', '/research/v1?limit=1');
     t.like(listed.body, { hasMore: false, nextCursor: null });
+    t.is(spec('ResearchController_listResearch', listed.body), null);
 
     for (const [body, key, status, tag] of [
       [{ query: 'x' }, 'exa-wrong', 401, 'INVALID_API_KEY'],

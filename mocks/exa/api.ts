@@ -40,6 +40,7 @@ const SearchBody = z.object({
   additionalQueries: z.array(z.string()).max(10).optional(),
   outputSchema: z.record(z.unknown()).optional(),
   systemPrompt: z.string().optional(),
+  stream: z.boolean().default(false),
   ...FilterFields,
 }).passthrough();
 type SearchBody = z.infer<typeof SearchBody>;
@@ -107,6 +108,7 @@ function renderAll(c: ExaCtx, hits: readonly Hit[], top: readonly Hit[], query: 
 
 function searchHandler(call: { body: SearchBody }, c: ExaCtx) {
   const b = call.body;
+  if (b.stream) throw exaError(400, 'INVALID_REQUEST_BODY', 'Streaming search is not available to this key; send stream: false');
   checkCategory(b);
   const deep = b.type.startsWith('deep');
   const keyword = b.type === 'keyword';

@@ -56,11 +56,22 @@ export interface ScenarioSuite {
 export function scenarioSuite({ service, services = [service], dirs, credentialOk, operationNames, endpoints = services, isWrite = isRestWrite }: ScenarioSuite): Map<string, ScenarioManifest> {
   const manifests = new Map(dirs.map((dir) => [dir, loadScenarioManifest(dir)]));
   const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
+  // zod-to-json-schema escapes `_` in patterns (exa-mcp-server's `^agent\_run\_`), which a unicode
+  // RegExp refuses; such a schema alone is compiled without the `u` flag, as its server's zod does.
+  const legacyAjv = new Ajv({ strict: false, allErrors: true, logger: false, unicodeRegExp: false });
+  const compile = (schema: Record<string, unknown>) => {
+    try {
+      return ajv.compile(schema);
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      return legacyAjv.compile(schema);
+    }
+  };
   // By `endpoint/tool`.
   const snapshots = readSnapshots().filter((s) => endpoints.includes(s.endpoint));
   const argumentValidators = new Map(snapshots.flatMap((snapshot) => snapshot.tools.map((tool) =>
     // A draft 2020-12 `$schema` (Go servers and zod 4 declare it) is dropped: this Ajv checks the draft-07 subset the tools use.
-    [`${snapshot.endpoint}/${tool.name}`, ajv.compile({ ...withoutDialect(tool.inputSchema), additionalProperties: false })] as const)));
+    [`${snapshot.endpoint}/${tool.name}`, compile({ ...withoutDialect(tool.inputSchema), additionalProperties: false })] as const)));
   // Tools that declare themselves read-only (HubSpot's search is a POST): their calls are no writes to bypass.
   const readOnlyTools = new Set(snapshots.flatMap((snapshot) => snapshot.tools
     .filter((tool) => (tool.annotations as { readOnlyHint?: boolean } | undefined)?.readOnlyHint === true)

@@ -116,9 +116,10 @@ function markdownOf(page: PageDoc, mainOnly: boolean): string {
   return `${page.links.map((l) => `- [${new URL(l).pathname}](${l})`).join('\n')}\n\n${page.markdown}`;
 }
 
-/** Extractive summary: the page's opening sentences, as short as Firecrawl's summaries. */
+/** Extractive summary: the page's opening prose sentences (headings and table cells left out), as short as Firecrawl's summaries. */
 export function summaryOf(page: PageDoc): string {
-  return clip(sentences(page).filter((s) => s !== page.title).slice(0, 3).join(' '), 500);
+  const prose = sentences(page).filter((s) => /[.!?]["')]?$/.test(s) && s.split(' ').length > 3);
+  return clip((prose.length > 0 ? prose : sentences(page)).slice(0, 3).join(' '), 500);
 }
 
 function actionResults(c: FirecrawlCtx, page: PageDoc, actions: z.infer<typeof Action>[]) {

@@ -80,7 +80,7 @@ export const firecrawlService = defineService<FirecrawlDataset, FirecrawlCtx>({
   fault: firecrawlFault,
   // Keys are credentials and usage counts every call; ids and timestamps are seeded or logical.
   volatile: {
-    keys: '*', usage: '*', scrapes: '*', searches: '*', jobs: '*', feedback: ['id', 'at'],
+    keys: '*', usage: '*', scrapes: '*', searches: '*', jobs: '*', feedback: '*',
     monitors: ['id', 'createdAt', 'updatedAt', 'lastRunAt', 'currentCheckId'], monitor_checks: '*',
   },
 });

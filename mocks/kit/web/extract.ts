@@ -41,7 +41,7 @@ function statements(page: PageDoc): { facts: Fact[]; tables: Table[] } {
     }
     flush();
     const m = /^(?:[-*+]\s+)?(?:\*\*|__)?([^:*_|#\n]{1,60}?)(?::(?:\*\*|__)|(?:\*\*|__)?:)\s*(.+)$/.exec(line);
-    if (m && !/https?$/i.test(m[1]!)) facts.push({ label: plainText(m[1]!), value: plainText(m[2]!).replace(/\*\*/g, '').trim() });
+    if (m && !/https?$/i.test(m[1]!)) facts.push({ label: plainText(m[1]!), value: plainText(m[2]!).replace(/\*\*/g, '').trim().replace(/[.;,]$/, '') });
   }
   flush();
   if (page.published) facts.push({ label: 'published date', value: page.published });

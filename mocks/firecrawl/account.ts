@@ -28,14 +28,14 @@ function creditUsage(c: FirecrawlCtx) {
 
 const Historical = z.object({ byApiKey: z.enum(['true', 'false']).optional() }).passthrough();
 
-/** One period (this month; its end still open) with what this world has billed, per key when asked. */
+/** One period (this month) with what this world has billed, per key when asked. */
 function creditUsageHistorical(call: { query: z.infer<typeof Historical> }, c: FirecrawlCtx) {
   const key = caller(c);
-  const { start } = period(c.ctx.nowMs);
+  const { start, end } = period(c.ctx.nowMs);
   const usage = c.usage.get(key.team);
   const periods = call.query.byApiKey === 'true'
-    ? c.keys.values().filter((k) => k.team === key.team).map((k) => ({ startDate: start, endDate: null, apiKey: k.key.slice(0, 6) + '…' + k.key.slice(-4), creditsUsed: usage?.byKey[k.key] ?? 0 }))
-    : [{ startDate: start, endDate: null, creditsUsed: usage?.used ?? 0 }];
+    ? c.keys.values().filter((k) => k.team === key.team).map((k) => ({ startDate: start, endDate: end, apiKey: k.key.slice(0, 6) + '…' + k.key.slice(-4), creditsUsed: usage?.byKey[k.key] ?? 0 }))
+    : [{ startDate: start, endDate: end, creditsUsed: usage?.used ?? 0 }];
   return jsonResponse(200, { success: true, periods });
 }
 

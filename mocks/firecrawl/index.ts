@@ -53,7 +53,7 @@ export const firecrawlService = defineService<FirecrawlDataset, FirecrawlCtx>({
       const at = iso(ctx.epochMs);
       monitors.put(m.id, {
         id: m.id, team, name: m.name, status: m.status, schedule: { text: m.schedule.text, cron: m.schedule.cron ?? cronOf(m.schedule.text), timezone: m.schedule.timezone },
-        targets: m.targets.map((t, i) => ({ id: `${m.id.slice(0, 8)}-target-${i + 1}`, ...t })), goal: m.goal, judgeEnabled: false, retentionDays: m.retentionDays,
+        targets: m.targets.map((t, i) => ({ id: `${m.id.slice(0, 24)}${(i + 1).toString(16).padStart(12, '0')}`, ...t })), goal: m.goal, judgeEnabled: false, retentionDays: m.retentionDays,
         webhook: null, notification: null, lastRunAt: null, currentCheckId: null, createdAt: at, updatedAt: at,
       });
     }

@@ -81,11 +81,14 @@ function schedule(s: z.infer<typeof Schedule>): MonitorDoc['schedule'] {
   return { ...(s.text ? { text: s.text } : {}), cron: s.cron ?? cronOf(s.text!), timezone: s.timezone };
 }
 
-/** The public form: the stored monitor with its last check's summary. */
+/** The public form: the stored monitor with its last check's summary; unset objects are left out. */
 function view(c: FirecrawlCtx, m: MonitorDoc) {
-  const { team: _team, ...rest } = m;
+  const { team: _team, webhook, notification, ...rest } = m;
   const last = m.currentCheckId ? checks(c).get(m.currentCheckId) : undefined;
-  return { ...rest, nextRunAt: null, lastCheckSummary: last ? summary(last.pages) : null, estimatedCreditsPerMonth: estimate(m) };
+  return {
+    ...rest, ...(webhook ? { webhook } : {}), ...(notification ? { notification } : {}),
+    nextRunAt: null, ...(last ? { lastCheckSummary: summary(last.pages) } : {}), estimatedCreditsPerMonth: estimate(m),
+  };
 }
 
 /** Pages per check times checks a month (30 days of the cron's interval), one credit a page. */

@@ -86,7 +86,7 @@ const AgentBody = z.object({
   schema: z.record(z.unknown()).optional(),
   maxCredits: z.number().int().positive().default(2500),
   strictConstrainToURLs: z.boolean().default(false),
-  model: z.enum(['spark-1-mini', 'spark-1-pro']).default('spark-1-mini'),
+  model: z.enum(['spark-2', 'spark-1-pro', 'spark-1-mini']).default('spark-1-pro'),
   effort: z.enum(['low', 'medium', 'high']).optional(),
   threadId: z.string().uuid().optional(),
   mode: z.enum(['extract', 'chat']).default('extract'),

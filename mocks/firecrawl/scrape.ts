@@ -81,23 +81,23 @@ function ownScrape(c: FirecrawlCtx, id: string): ScrapeDoc {
 
 /**
  * A session on the scraped page. The corpus pages are static documents, so a `prompt` is answered
- * from the page's text (its best sentences); running code needs a live browser, which this world
- * has not, and is refused (docs/firecrawl-mock.md).
+ * from the page's text (its best sentences); running code needs the scrape's live browser, which
+ * this world never had: Firecrawl's 409 for a scrape without a replay context (docs/firecrawl-mock.md).
  */
 function interact(call: { params: { id: string }; body: z.infer<typeof InteractBody> }, c: FirecrawlCtx) {
   const s = ownScrape(c, call.params.id);
   const b = call.body;
   if (!b.prompt && !b.code) throw firecrawlError(400, "Either 'code' or 'prompt' must be provided", 'BAD_REQUEST');
-  if (b.code) throw firecrawlError(422, 'Code execution is not available for this session: the page has no live browser.', 'INTERACT_CODE_UNAVAILABLE');
+  if (b.code) throw firecrawlError(409, 'Replay context is unavailable for this scrape job. Please rerun the scrape.');
   const page = findPage(c.web, s.url);
   const output = page ? bestSentences(page, b.prompt!, 2).join(' ') : '';
   charge(c, 1);
-  return jsonResponse(200, { success: true, output, stdout: '', stderr: '', exitCode: 0, liveViewUrl: `https://liveview.firecrawl.dev/${s.id}` });
+  return jsonResponse(200, { success: true, cdpUrl: null, liveViewUrl: null, interactiveLiveViewUrl: null, output, stdout: null, result: null, stderr: null, exitCode: null, killed: false, error: null });
 }
 
 function interactStop(call: { params: { id: string } }, c: FirecrawlCtx) {
   const s = ownScrape(c, call.params.id);
-  return jsonResponse(200, { success: true, message: 'Interact session stopped.', scrapeId: s.id });
+  return jsonResponse(200, { success: true });
 }
 
 type Id = { params: { id: string } };

@@ -4,7 +4,7 @@ import { uuidId } from '../kit/ids.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
 import type { PageDoc } from '../kit/web/corpus.js';
 import { humanAge } from '../kit/web/render.js';
-import { bestSentences, search, snippet, type SearchFilter } from '../kit/web/search.js';
+import { bestSentences, relevance, search, snippet, tokenize, type Hit, type SearchFilter } from '../kit/web/search.js';
 import { charge, firecrawlError, requireCredits, type FirecrawlCtx } from './context.js';
 import { pageCredits, renderDocument, ScrapeOptions } from './documents.js';
 import { exchangeDisabled } from './account.js';
@@ -161,8 +161,9 @@ function developerSearch(call: { query: z.infer<typeof DeveloperQuery> }, c: Fir
   const results = hits.map((h) => {
     const path = new URL(h.page.url).pathname;
     const issue = h.page.host === 'github.com' ? /^\/([^/]+\/[^/]+)\/(issues|pull)\/(\d+)/.exec(path) : null;
-    const id = issue ? `${issue[2] === 'pull' ? 'pull_request' : 'issue'}:${issue[1]}#${issue[3]}` : `doc:${h.page.url}`;
-    return { id, url: h.page.url, title: h.page.title, passages: bestSentences(h.page, q.query, q.passages * 2).map((text) => ({ text })) };
+    const type = issue ? (issue[2] === 'pull' ? 'pull_request' : 'issue') : 'doc';
+    const id = issue ? `${type}:${issue[1]}#${issue[3]}` : `doc:${h.page.url}`;
+    return { id, type, url: h.page.url, title: h.page.title, passages: bestSentences(h.page, q.query, q.passages * 2).map((text) => ({ text })) };
   });
   return jsonResponse(200, { success: true, results });
 }
@@ -170,8 +171,14 @@ function developerSearch(call: { query: z.infer<typeof DeveloperQuery> }, c: Fir
 /** A research paper of the corpus (category `research paper`): its id is `url:` and the page URL. */
 function paperOf(p: PageDoc) {
   const id = `url:${p.url}`;
-  return { paperId: id, primaryId: id, ids: { url: [p.url] }, title: p.title, abstract: p.description, authors: p.author ?? null, categories: [], createdDate: p.published ?? null, updateDate: p.published ?? null };
+  return {
+    paperId: id, primaryId: id, ids: { url: [p.url] }, title: p.title, abstract: p.description,
+    ...(p.author ? { authors: p.author } : {}), categories: [], ...(p.published ? { createdDate: p.published, updateDate: p.published } : {}),
+  };
 }
+
+/** A ranked paper: its metadata and a relevance score in (0, 1]. */
+const ranked = (hits: readonly Hit[]) => hits.map((h) => ({ ...paperOf(h.page), score: relevance(hits, h, 1) }));
 
 const papers = (c: FirecrawlCtx) => c.web.pages.values().filter((p) => p.category === 'research paper');
 
@@ -191,16 +198,22 @@ function paperSearch(call: { query: z.infer<typeof PaperSearch> }, c: FirecrawlC
   };
   requireCredits(c, 1);
   charge(c, 1);
-  return jsonResponse(200, { success: true, results: search(papers(c), q.query, filter).slice(0, q.k).map((h) => paperOf(h.page)) });
+  return jsonResponse(200, { success: true, results: ranked(search(papers(c), q.query, filter).slice(0, q.k)) });
 }
 
 const PaperRead = z.object({ query: z.string().optional(), k: z.coerce.number().int().min(1).max(50).default(4) }).passthrough();
 
-/** Metadata, or with `query` the paper's passages that answer it. */
+/** Metadata, or with `query` the paper's passages that answer it (scored by shared terms). */
 function paperGet(call: { params: { id: string }; query: z.infer<typeof PaperRead> }, c: FirecrawlCtx) {
   const page = findPaper(c, call.params.id);
-  if (call.query.query === undefined) return jsonResponse(200, { success: true, paper: paperOf(page) });
-  return jsonResponse(200, { success: true, passages: bestSentences(page, call.query.query, call.query.k).map((text) => ({ text })) });
+  const question = call.query.query;
+  if (question === undefined) return jsonResponse(200, { success: true, paper: paperOf(page) });
+  const terms = new Set(tokenize(question));
+  const passages = bestSentences(page, question, call.query.k).map((text) => {
+    const words = tokenize(text);
+    return { text, score: Math.round((words.filter((w) => terms.has(w)).length / Math.max(1, terms.size)) * 1e6) / 1e6 };
+  });
+  return jsonResponse(200, { success: true, paper: paperOf(page), paperId: `url:${page.url}`, query: question, passages });
 }
 
 const Similar = z.object({ intent: z.string().min(1), mode: z.enum(['similar', 'citers', 'references']).default('similar'), k: z.coerce.number().int().min(1).max(500).default(20) }).passthrough();
@@ -211,9 +224,11 @@ function paperSimilar(call: { params: { id: string }; query: z.infer<typeof Simi
   const q = call.query;
   const pool = papers(c).filter((p) => p.url !== seed.url && (
     (q.mode !== 'references' && p.outlinks.includes(seed.url)) || (q.mode !== 'citers' && seed.outlinks.includes(p.url))));
-  const ranked = search(pool, q.intent).map((h) => h.page);
-  const rest = pool.filter((p) => !ranked.includes(p));
-  return jsonResponse(200, { success: true, results: [...ranked, ...rest].slice(0, q.k).map(paperOf), poolSize: pool.length });
+  const hits = search(pool, q.intent);
+  const rest: Hit[] = pool.filter((p) => !hits.some((h) => h.page === p)).map((page) => ({ page, score: 0 }));
+  const all = [...hits, ...rest];
+  const results = all.slice(0, q.k).map((h) => ({ ...paperOf(h.page), score: h.score === 0 ? 0 : relevance(hits, h, 1) }));
+  return jsonResponse(200, { success: true, results, poolSize: pool.length, truncated: all.length > q.k, note: null });
 }
 
 export const searchOperations: Operation<FirecrawlCtx>[] = [

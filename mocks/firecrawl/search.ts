@@ -21,7 +21,7 @@ const Category = z.union([z.enum(['github', 'research', 'pdf', 'developer']), z.
 
 const SearchBody = z.object({
   query: z.string().min(1, 'Query cannot be empty'),
-  limit: z.number().int().min(1).max(100).default(5),
+  limit: z.number().int().min(1).max(100).default(10),
   sources: z.array(Source).default(['web']),
   categories: z.array(Category).default([]),
   tbs: z.string().optional(),

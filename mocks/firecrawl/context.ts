@@ -28,6 +28,16 @@ export function firecrawlError(status: number, message: string, code = '', detai
   return new ServiceError(status, code, message, details, headers);
 }
 
+/** Firecrawl's 400 for a request that fails its schema: `Bad Request` with zod-like `details`. */
+export function badRequest(details: { code: string; path: (string | number)[]; message: string }[]): ServiceError {
+  return firecrawlError(400, 'Bad Request', 'BAD_REQUEST', { details });
+}
+
+/** The 400 for URLs that do not parse (`url`, or each of `urls`). */
+export function invalidUrls(field: 'url' | 'urls', urls: readonly string[]): ServiceError {
+  return badRequest(urls.map((u) => ({ code: 'invalid_string', path: [field], message: field === 'url' ? 'Invalid URL' : `Invalid URL: ${u}` })));
+}
+
 export function renderError(error: ServiceError): ServiceResponse {
   return jsonResponse(error.status, { success: false, ...(error.code ? { code: error.code } : {}), error: error.message, ...error.details }, [...error.headers]);
 }

@@ -4,7 +4,7 @@ import { uuidId } from '../kit/ids.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
 import type { PageDoc } from '../kit/web/corpus.js';
 import { crawl, hostMatches, search } from '../kit/web/search.js';
-import { charge, firecrawlError, iso, remainingCredits, requireCredits, type FirecrawlCtx } from './context.js';
+import { badRequest, charge, invalidUrls, iso, remainingCredits, requireCredits, type FirecrawlCtx } from './context.js';
 import { dnsMessage, fetchUrl, pageCredits, renderDocument, ScrapeOptions } from './documents.js';
 import { cancelJob, documentPage, errorsOf, findJob, jobs, jobStatus, jobUrl, putJob } from './jobs.js';
 
@@ -58,10 +58,10 @@ function crawledPages(c: FirecrawlCtx, start: PageDoc, b: CrawlBodyT): PageDoc[]
 function crawlStart(call: { body: CrawlBodyT }, c: FirecrawlCtx) {
   const b = call.body;
   for (const p of [...b.includePaths, ...b.excludePaths]) {
-    try { new RegExp(p); } catch { throw firecrawlError(400, 'Bad Request', 'BAD_REQUEST', { details: [{ code: 'custom', path: ['includePaths'], message: 'Invalid regular expression' }] }); }
+    try { new RegExp(p); } catch { throw badRequest([{ code: 'custom', path: ['includePaths'], message: 'Invalid regular expression' }]); }
   }
   const fetched = fetchUrl(c, b.url);
-  if (fetched.kind === 'invalid') throw firecrawlError(400, 'Bad Request', 'BAD_REQUEST', { details: [{ code: 'invalid_string', path: ['url'], message: 'Invalid URL' }] });
+  if (fetched.kind === 'invalid') throw invalidUrls('url', [b.url!]);
   requireCredits(c, 1);
   const id = uuidId(c.ctx, 'crawl');
   const team = c.key!.team;
@@ -103,7 +103,7 @@ const MapBody = z.object({
 function map(call: { body: z.infer<typeof MapBody> }, c: FirecrawlCtx) {
   const b = call.body;
   const fetched = fetchUrl(c, b.url);
-  if (fetched.kind === 'invalid') throw firecrawlError(400, 'Bad Request', 'BAD_REQUEST', { details: [{ code: 'invalid_string', path: ['url'], message: 'Invalid URL' }] });
+  if (fetched.kind === 'invalid') throw invalidUrls('url', [b.url!]);
   requireCredits(c, 1);
   const host = new URL(/^https?:\/\//.test(b.url) ? b.url : `https://${b.url}`).hostname.replace(/^www\./, '');
   let pages = c.web.pages.values()

@@ -3,7 +3,7 @@ import type { FaultOrder, ServiceContext } from '../core/service.js';
 import { defineService } from '../kit/define.js';
 import { loadCorpus } from '../kit/web/render.js';
 import { accountOperations } from './account.js';
-import { firecrawlAuth, firecrawlContext, firecrawlError, iso, renderError, type FirecrawlCtx } from './context.js';
+import { badRequest, firecrawlAuth, firecrawlContext, firecrawlError, iso, renderError, type FirecrawlCtx } from './context.js';
 import { crawlOperations } from './crawl.js';
 import { FirecrawlDatasetSchema, type FirecrawlDataset } from './dataset.js';
 import { cronOf, monitorOperations, type MonitorDoc } from './monitors.js';
@@ -66,9 +66,9 @@ export const firecrawlService = defineService<FirecrawlDataset, FirecrawlCtx>({
     switch (reason) {
       case 'invalid_params': {
         const issues = detail.issues ?? [];
-        return firecrawlError(400, 'Bad Request', 'BAD_REQUEST', { details: issues.map((i) => ({ code: i.code, path: i.path, message: i.message })) });
+        return badRequest(issues.map((i) => ({ code: i.code, path: [...i.path], message: i.message })));
       }
-      case 'malformed_body': return firecrawlError(400, 'Bad Request', 'BAD_REQUEST', { details: [{ code: 'invalid_json', path: [], message: detail.message ?? 'Unexpected token in JSON' }] });
+      case 'malformed_body': return badRequest([{ code: 'invalid_json', path: [], message: detail.message ?? 'Unexpected token in JSON' }]);
       case 'unauthenticated': return firecrawlError(401, 'Unauthorized: Invalid token');
       case 'method_not_allowed': return firecrawlError(404, 'Not Found');
       case 'payload_too_large': return firecrawlError(413, 'Payload Too Large');

@@ -6,7 +6,7 @@ import type { PageDoc } from '../kit/web/corpus.js';
 import { extractAcross, type JsonSchema } from '../kit/web/extract.js';
 import { extractiveAnswer } from '../kit/web/render.js';
 import { search, type Hit } from '../kit/web/search.js';
-import { charge, firecrawlError, iso, requireCredits, type FirecrawlCtx } from './context.js';
+import { badRequest, charge, firecrawlError, invalidUrls, iso, requireCredits, type FirecrawlCtx } from './context.js';
 import { fetchUrl } from './documents.js';
 import { cancelJob, findJob, jobs, jobStatus, putJob } from './jobs.js';
 
@@ -58,9 +58,9 @@ const ExtractBody = z.object({
 
 function extractStart(call: { body: z.infer<typeof ExtractBody> }, c: FirecrawlCtx) {
   const b = call.body;
-  if ((!b.urls || b.urls.length === 0) && !b.prompt) throw firecrawlError(400, 'Bad Request', 'BAD_REQUEST', { details: [{ code: 'custom', path: ['urls'], message: 'Either urls or prompt is required' }] });
+  if ((!b.urls || b.urls.length === 0) && !b.prompt) throw badRequest([{ code: 'custom', path: ['urls'], message: 'Either urls or prompt is required' }]);
   const { pages: given, invalid } = expandUrls(c, b.urls ?? []);
-  if (invalid.length > 0 && !b.ignoreInvalidURLs) throw firecrawlError(400, 'Bad Request', 'BAD_REQUEST', { details: invalid.map((u) => ({ code: 'invalid_string', path: ['urls'], message: `Invalid URL: ${u}` })) });
+  if (invalid.length > 0 && !b.ignoreInvalidURLs) throw invalidUrls('urls', invalid);
   const pages = b.enableWebSearch || given.length === 0 ? [...given, ...topPages(c, b.prompt ?? '', 5).filter((p) => !given.includes(p))] : given;
   const cost = Math.max(1, pages.length) * 5;
   requireCredits(c, cost);

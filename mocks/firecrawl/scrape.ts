@@ -3,7 +3,7 @@ import { jsonResponse } from '../core/http.js';
 import { uuidId } from '../kit/ids.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
 import { bestSentences, findPage } from '../kit/web/search.js';
-import { charge, firecrawlError, iso, requireCredits, type FirecrawlCtx } from './context.js';
+import { badRequest, charge, firecrawlError, invalidUrls, iso, requireCredits, type FirecrawlCtx } from './context.js';
 import { fetchUrl, pageCredits, ScrapeOptionsShape, scrapeUrl, type ScrapeDoc } from './documents.js';
 import { cancelJob, documentPage, errorsOf, findJob, jobUrl, putJob, type JobError } from './jobs.js';
 import { exchangeDisabled } from './account.js';
@@ -20,13 +20,13 @@ function scrape(call: { body: z.infer<typeof ScrapeBody> }, c: FirecrawlCtx) {
   const b = call.body;
   // Alexandria execution needs a team with the exchange enabled; this world's teams have none.
   if (b.alexandria !== undefined) throw exchangeDisabled();
-  if (!b.url) throw firecrawlError(400, 'Bad Request', 'BAD_REQUEST', { details: [{ code: 'invalid_type', path: ['url'], message: 'Required' }] });
+  if (!b.url) throw badRequest([{ code: 'invalid_type', path: ['url'], message: 'Required' }]);
   const cost = pageCredits(b);
   requireCredits(c, cost);
   const result = scrapeUrl(c, b.url, b);
   // Firecrawl answers a host that does not resolve with HTTP 200 and success false (and bills it).
   if (!result.ok) {
-    if (result.code === 'BAD_REQUEST') throw firecrawlError(400, 'Bad Request', 'BAD_REQUEST', { details: [{ code: 'invalid_string', path: ['url'], message: 'Invalid URL' }] });
+    if (result.code === 'BAD_REQUEST') throw invalidUrls('url', [b.url!]);
     charge(c, 1);
     return jsonResponse(200, { success: false, code: result.code, error: result.error });
   }
@@ -46,7 +46,7 @@ const BatchBody = z.object({
 function batchStart(call: { body: z.infer<typeof BatchBody> }, c: FirecrawlCtx) {
   const b = call.body;
   const invalid = b.urls.filter((u) => fetchUrl(c, u).kind === 'invalid');
-  if (invalid.length > 0 && !b.ignoreInvalidURLs) throw firecrawlError(400, 'Bad Request', 'BAD_REQUEST', { details: invalid.map((u) => ({ code: 'invalid_string', path: ['urls'], message: `Invalid URL: ${u}` })) });
+  if (invalid.length > 0 && !b.ignoreInvalidURLs) throw invalidUrls('urls', invalid);
   const urls = b.urls.filter((u) => !invalid.includes(u));
   const per = pageCredits(b);
   requireCredits(c, per * urls.length);

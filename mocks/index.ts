@@ -24,6 +24,7 @@ import { braveService } from './brave/index.js';
 import { tavilyService } from './tavily/index.js';
 import { pagerdutyService } from './pagerduty/index.js';
 import { exaService } from './exa/index.js';
+import { firecrawlService } from './firecrawl/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -52,4 +53,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [tavilyService.id, tavilyService],
   [pagerdutyService.id, pagerdutyService],
   [exaService.id, exaService],
+  [firecrawlService.id, firecrawlService],
 ]);

@@ -11,7 +11,15 @@ export interface ProxyTimeouts extends HttpTimeouts {
   handshakeMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: ProxyTimeouts = { headersMs: 30_000, requestMs: 300_000, keepAliveMs: 5_000, handshakeMs: 10_000 };
+/**
+ * The idle limit between kept-alive requests is longer than any client's own (Node's agents and
+ * undici drop an idle socket after 4-5 s): when the server closed first, a client that reused the
+ * socket at that moment lost its request ("fetch failed", seen under load). Real APIs sit behind
+ * load balancers with 60 s or more for the same reason.
+ */
+export const KEEP_ALIVE_IDLE_MS = 65_000;
+
+export const DEFAULT_TIMEOUTS: ProxyTimeouts = { headersMs: 30_000, requestMs: 300_000, keepAliveMs: KEEP_ALIVE_IDLE_MS, handshakeMs: 10_000 };
 
 /** What every listener of one proxy shares. */
 export interface ProxyContext {

@@ -7,6 +7,7 @@ import { FORWARDED_HEADER, worldHeaders } from './headers.js';
 import { deliverResponse } from './deliver.js';
 import { readRequest, DEFAULT_BODY_LIMIT, type ReadRequest } from './http-exchange.js';
 import type { HttpTimeouts } from './inner-server.js';
+import { KEEP_ALIVE_IDLE_MS } from './context.js';
 
 export interface Listening {
   url: string;
@@ -34,10 +35,10 @@ export interface ServiceListenerOptions {
 /**
  * A service port's time limits (as the proxy's): a client gets 30 s for its request's headers,
  * counted from the connection's first byte or from the end of its previous request (so a silent
- * or trickling client is cut off with a 408), 300 s for the whole request, and 5 s idle between
- * kept-alive requests. A response the world holds back (a fault's latency) is not limited.
+ * or trickling client is cut off with a 408), 300 s for the whole request, and a minute idle between
+ * kept-alive requests (`KEEP_ALIVE_IDLE_MS`, 65 s). A response the world holds back (a fault's latency) is not limited.
  */
-export const SERVICE_TIMEOUTS: HttpTimeouts = { headersMs: 30_000, requestMs: 300_000, keepAliveMs: 5_000 };
+export const SERVICE_TIMEOUTS: HttpTimeouts = { headersMs: 30_000, requestMs: 300_000, keepAliveMs: KEEP_ALIVE_IDLE_MS };
 
 /**
  * Open connections one client address may hold on any one listener: far above what an agent's

@@ -132,6 +132,8 @@ const KnowledgeDocument = z.object({
 
 export const MongodbAtlasDatasetSchema = z.object({
   serviceAccounts: z.array(ServiceAccount).default([]),
+  /** Access tokens already issued to a service account (a client that logged in before the epoch); valid an hour from the epoch unless `expiresAt`. */
+  accessTokens: z.array(z.object({ token: z.string().min(1), clientId: z.string().min(1), expiresAt: Iso.optional() }).strict()).default([]),
   orgs: z.array(Org).default([]),
   projects: z.array(Project).default([]),
   clusters: z.array(Cluster).default([]),

@@ -93,10 +93,10 @@ export const mongodbAtlasService = defineService<MongodbAtlasDataset, AtlasCtx>(
     knowledge_sources: '*',
     knowledge_documents: '*',
     // Seeded ids, logical timestamps and settling bookkeeping.
-    clusters: ['id', 'createDate', 'replicationSpecs.id', 'replicationSpecs.zoneId', 'hostTag', 'readyAtMs', 'stateName'],
+    clusters: ['id', 'createDate', 'hostTag', 'readyAtMs', 'stateName'],
     flex_clusters: ['id', 'createDate', 'hostTag', 'readyAtMs', 'stateName'],
     projects: ['id', 'created'],
     alerts: ['alertConfigId'],
-    sample_dataset_loads: ['_id', 'createDate', 'completeDate', 'readyAtMs', 'state'],
+    sample_dataset_loads: ['_id', 'createDate', 'readyAtMs', 'state'],
   },
 });

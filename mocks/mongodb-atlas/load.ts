@@ -2,12 +2,14 @@ import type { LoadContext } from '../core/service.js';
 import { clusterFromRecord, flexFromRecord } from './clusters.js';
 import type { MongodbAtlasDataset } from './dataset.js';
 import { atlasFallback } from './fallback.js';
+import { TOKEN_TTL_S } from './token.js';
 import { accessKey, clusterKey, dbOf, iso, objectId, userKey } from './model.js';
 
 /** The dataset into the store, once, when the world starts; ids it does not give are seeded, times are the epoch's or its own. */
 export function loadAtlas(data: MongodbAtlasDataset, ctx: LoadContext): void {
   const db = dbOf(ctx.store);
   for (const sa of data.serviceAccounts) db.serviceAccounts.put(sa.clientId, sa);
+  for (const t of data.accessTokens) db.tokens.put(t.token, { token: t.token, clientId: t.clientId, expiresAtMs: t.expiresAt ? Date.parse(t.expiresAt) : ctx.epochMs + TOKEN_TTL_S * 1000 });
   for (const org of data.orgs) db.orgs.put(org.id, { ...org, skipDefaultAlertsSettings: false });
   for (const p of data.projects) {
     db.projects.put(p.id, { id: p.id, name: p.name, orgId: p.orgId, created: p.created ?? iso(ctx.epochMs), clusterCount: 0, tags: p.tags, withDefaultAlertsSettings: true, regionUsageRestrictions: 'COMMERCIAL_FEDRAMP_REGIONS_ONLY' });

@@ -169,3 +169,25 @@ export function renderFlex(c: FlexClusterDoc): Json {
   const strings = c.stateName === 'CREATING' ? {} : { standard: `mongodb://${c.name.toLowerCase()}-shard-00-00.${tag}.mongodb.net:27017/?ssl=true&authSource=admin`, standardSrv: `mongodb+srv://${c.name.toLowerCase()}.${tag}.mongodb.net` };
   return { ...rest, connectionStrings: strings, links: selfLinks(`${API}/groups/${c.groupId}/flexClusters/${c.name}`) };
 }
+
+/**
+ * The `cluster_summaries` grading view: each cluster (dedicated, free or flex) by
+ * `<groupId>/<name>`, as a person describes it: its project's name, instance size (`M0`,
+ * `FLEX`, `M30`), provider, region and whether it is paused.
+ */
+export function clusterSummaries(db: Db): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const [key, c] of db.clusters.entries()) {
+    const region = ((c.replicationSpecs[0]?.regionConfigs as Json[] | undefined)?.[0] ?? {}) as Json;
+    out[key] = {
+      projectId: c.groupId, projectName: db.projects.get(c.groupId)?.name ?? null, name: c.name, instanceSize: instanceSizeOf(c) ?? null,
+      provider: region.providerName === 'TENANT' ? region.backingProviderName : region.providerName ?? null, region: region.regionName ?? null,
+      paused: c.paused, computeAutoScaling: ((region.autoScaling as Json | undefined)?.compute as Json | undefined)?.enabled ?? false,
+    };
+  }
+  for (const [key, c] of db.flexClusters.entries()) {
+    const settings = c.providerSettings as Json;
+    out[key] = { projectId: c.groupId, projectName: db.projects.get(c.groupId)?.name ?? null, name: c.name, instanceSize: 'FLEX', provider: settings.backingProviderName, region: settings.regionName, paused: false, computeAutoScaling: false };
+  }
+  return out;
+}

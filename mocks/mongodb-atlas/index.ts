@@ -1,13 +1,13 @@
 import type { ServiceRequest, ServiceResponse } from '../core/http.js';
 import type { FaultOrder, ServiceContext } from '../core/service.js';
 import { defineService, type Middleware } from '../kit/define.js';
-import { settleClusters } from './clusters.js';
+import { clusterSummaries, settleClusters } from './clusters.js';
 import { atlasAuth, atlasContext, type AtlasCtx } from './context.js';
 import { MongodbAtlasDatasetSchema, type MongodbAtlasDataset } from './dataset.js';
 import { atlasFallback, customMethodOperations, customMethodRewrite, resourceVersions } from './fallback.js';
 import { knowledgeOperations, knowledgeRewrite } from './knowledge.js';
 import { loadAtlas } from './load.js';
-import { atlasError, renderAtlasError } from './model.js';
+import { atlasError, dbOf, renderAtlasError } from './model.js';
 import { atlasOperations } from './ops.js';
 import { tokenOperations } from './token.js';
 
@@ -85,6 +85,7 @@ export const mongodbAtlasService = defineService<MongodbAtlasDataset, AtlasCtx>(
     }
   },
   fault: atlasFault,
+  views: (store) => ({ cluster_summaries: clusterSummaries(dbOf(store)) }),
   volatile: {
     // Credentials and issued tokens are not state an agent changes.
     service_accounts: '*',
@@ -97,6 +98,8 @@ export const mongodbAtlasService = defineService<MongodbAtlasDataset, AtlasCtx>(
     flex_clusters: ['id', 'createDate', 'hostTag', 'readyAtMs', 'stateName'],
     projects: ['id', 'created'],
     alerts: ['alertConfigId'],
+    // A view: the clusters' own documents carry their changes.
+    cluster_summaries: '*',
     sample_dataset_loads: ['_id', 'createDate', 'readyAtMs', 'state'],
   },
 });

@@ -2,7 +2,7 @@ import type { SweepProfile } from '../kit/sweep-profile.js';
 
 /**
  * How the conformance suite and `toolbench coverage` call the 24 tools of mongodb-mcp-server in
- * the conformance world (mocks/mongodb-atlas/conformance): Acme Corp's projects and clusters.
+ * the conformance world (mocks/mongodb-atlas/conformance): acme-corp's projects and clusters.
  * Creates go to the sandbox project; pause and upgrade target staging's clusters.
  */
 const PROD = '65b2a1c3d4e5f60718293a01';

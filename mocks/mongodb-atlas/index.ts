@@ -29,7 +29,7 @@ const versioned: Middleware<AtlasCtx> = (_req, c, next, matched) => {
   if (c.version !== null && c.version < version) throw atlasError(406, 'INVALID_VERSION_DATE', 'Invalid accept header or version date.');
   const response = next();
   if (response.status >= 300 || response.body.length === 0) return response;
-  const headers = response.headers.map(([name, value]): [string, string] => (name.toLowerCase() === 'content-type' && value.startsWith('application/json') ? [name, `application/vnd.atlas.${version}+json`] : [name, value]));
+  const headers = response.headers.map(([name, value]): [string, string] => (name.toLowerCase() === 'content-type' && value.startsWith('application/json') ? [name, `application/vnd.atlas.${version}+json;charset=utf-8`] : [name, value]));
   return { ...response, headers };
 };
 

@@ -27,7 +27,6 @@ conformance(test, {
   },
   bodies: {
     'POST /api/atlas/v2/groups': (r, i) => ({ name: `gen-project-${i}`, orgId: r.pick(['65a1f0c2e4b0a1b2c3d4e5f6', '65a1f0c2e4b0a1b2c3d4e5f7']) }),
-    'POST /api/atlas/v2/groups/:groupId/accessList': (r) => [{ ipAddress: `198.51.100.${r.int(1, 250)}`, comment: 'gen' }],
     'POST /api/atlas/v2/groups/:groupId/databaseUsers': (r, i) => ({ username: `gen-${i}`, databaseName: 'admin', password: 'gen-password', roles: [{ roleName: r.pick(['read', 'readWrite']), databaseName: 'app' }] }),
     'POST /api/atlas/v2/groups/:groupId/clusters': (r, i) => ({ name: `gen-${i}`, clusterType: 'REPLICASET', replicationSpecs: [{ regionConfigs: [{ providerName: 'AWS', regionName: 'US_EAST_1', priority: 7, electableSpecs: { instanceSize: r.pick(['M10', 'M20']), nodeCount: 3 } }] }] }),
     'PATCH /api/atlas/v2/groups/:groupId/clusters/:clusterName': (r) => ({ paused: r.pick([true, false]) }),

@@ -28,7 +28,7 @@ export const sweep: SweepProfile = {
       'atlas-streams-discover': { projectId: ANALYTICS, action: 'list-workspaces' },
       'atlas-streams-build': { projectId: ANALYTICS, resource: 'workspace', workspaceName: 'sweep-ws', cloudProvider: 'AWS', region: 'VIRGINIA_USA', tier: 'SP10' },
       'atlas-streams-manage': { projectId: ANALYTICS, workspaceName: 'clickstream', action: 'update-workspace', newTier: 'SP30' },
-      'atlas-streams-teardown': { projectId: ANALYTICS, resource: 'workspace', workspaceName: 'sweep-ws', resourceName: 'sweep-ws' },
+      'atlas-streams-teardown': { projectId: ANALYTICS, resource: 'processor', workspaceName: 'clickstream', resourceName: 'sessionize' },
       'search-knowledge': { query: 'pause a cluster', limit: 3 },
     },
   },

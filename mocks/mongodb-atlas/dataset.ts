@@ -115,6 +115,19 @@ const Advisor = z.object({
   slowQueries: z.array(z.record(z.unknown())).default([]),
 }).strict();
 
+/** An Atlas Stream Processing workspace with its connections and processors (the API's own shapes for those). */
+const StreamWorkspace = z.object({
+  projectId: ObjectIdString,
+  name: z.string().regex(/^[a-zA-Z0-9_-]+$/),
+  provider: z.enum(['AWS', 'GCP', 'AZURE']).default('AWS'),
+  region: z.string().default('VIRGINIA_USA'),
+  tier: z.string().default('SP30'),
+  /** `{name, type, …}`: Kafka, Cluster, Sample, … as the API describes them. */
+  connections: z.array(z.object({ name: z.string().min(1), type: z.string().min(1) }).passthrough()).default([]),
+  /** `{name, pipeline, state?}`; state CREATED, STARTED or STOPPED (default STOPPED). */
+  processors: z.array(z.object({ name: z.string().min(1), pipeline: z.array(z.record(z.unknown())), state: z.enum(['CREATED', 'STARTED', 'STOPPED', 'FAILED']).default('STOPPED') }).passthrough()).default([]),
+}).strict();
+
 const KnowledgeSource = z.object({
   id: z.string().min(1),
   type: z.string().default('tech-docs'),
@@ -148,7 +161,8 @@ export const MongodbAtlasDatasetSchema = z.object({
   encryptionAtRest: z.record(z.record(z.unknown())).default({}),
   /** MongoDB Assistant's knowledge base (knowledge.mongodb.com). */
   knowledge: z.object({ sources: z.array(KnowledgeSource).default([]), documents: z.array(KnowledgeDocument).default([]) }).strict().default({}),
-  /** Records of the spec fallback's collections (Atlas Stream Processing), keyed by the spec's collection path. */
+  streamWorkspaces: z.array(StreamWorkspace).default([]),
+  /** Records of the spec fallback's collections (stream private links), keyed by the spec's collection path. */
   spec: z.record(z.array(z.record(z.unknown()))).default({}),
 }).strict();
 export type MongodbAtlasDataset = z.infer<typeof MongodbAtlasDatasetSchema>;

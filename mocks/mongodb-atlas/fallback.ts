@@ -1,4 +1,4 @@
-import { emptyResponse, jsonResponse, ServiceRequest } from '../core/http.js';
+import { emptyResponse, ServiceRequest } from '../core/http.js';
 import { loadSpec } from '../kit/openapi.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
 import { specFallback, type OpenApiDocument } from '../kit/spec-fallback.js';
@@ -45,22 +45,8 @@ export function customMethodRewrite(req: ServiceRequest): ServiceRequest {
 
 const STREAMS = '/api/atlas/v2/groups/:groupId/streams';
 
-/** Stream processors start and stop: the stored processor's `state` follows (STARTED, STOPPED). */
-function processorAction(name: string, verb: string, state: string): Operation<AtlasCtx> {
-  return operation<AtlasCtx, `${typeof STREAMS}/:tenantName/processor/:processorName/${string}`>(name, rest('POST', `${STREAMS}/:tenantName/processor/:processorName/~${verb}`), (call, c) => {
-    const { groupId, tenantName, processorName } = call.params as Record<string, string>;
-    const store = c.ctx.store.collection<Record<string, unknown>>('spec:/api/atlas/v2/groups/{groupId}/streams/{tenantName}/processor');
-    const entry = store.entries().find(([key, doc]) => key.startsWith(`/api/atlas/v2/groups/${groupId}/streams/${tenantName}/processor/`) && doc.name === processorName);
-    if (!entry) throw atlasError(404, 'STREAM_PROCESSOR_NOT_FOUND', `Stream processor ${processorName} not found in workspace ${tenantName}.`, [processorName, tenantName]);
-    store.put(entry[0], { ...entry[1], state });
-    return jsonResponse(200, {});
-  });
-}
-
+/** VPC peering requests belong to the project's cloud account: answered as accepted or rejected, not kept. */
 export const customMethodOperations: Operation<AtlasCtx>[] = [
-  processorAction('startStreamProcessor', 'start', 'STARTED'),
-  processorAction('startStreamProcessorWith', 'startWith', 'STARTED'),
-  processorAction('stopStreamProcessor', 'stop', 'STOPPED'),
   operation<AtlasCtx, `${typeof STREAMS}/vpcPeeringConnections/:id/~accept`>('acceptVpcPeeringConnection', rest('POST', `${STREAMS}/vpcPeeringConnections/:id/~accept`), () => emptyResponse(202)),
   operation<AtlasCtx, `${typeof STREAMS}/vpcPeeringConnections/:id/~reject`>('rejectVpcPeeringConnection', rest('POST', `${STREAMS}/vpcPeeringConnections/:id/~reject`), () => emptyResponse(202)),
   operation<AtlasCtx, `${typeof STREAMS}/vpcPeeringConnections/:id`>('deleteVpcPeeringConnection', rest('DELETE', `${STREAMS}/vpcPeeringConnections/:id`), () => emptyResponse(202)),

@@ -9,6 +9,7 @@ import { knowledgeOperations, knowledgeRewrite } from './knowledge.js';
 import { loadAtlas } from './load.js';
 import { atlasError, dbOf, renderAtlasError } from './model.js';
 import { atlasOperations } from './ops.js';
+import { streamOperations } from './streams.js';
 import { tokenOperations } from './token.js';
 
 /**
@@ -63,7 +64,7 @@ export const mongodbAtlasService = defineService<MongodbAtlasDataset, AtlasCtx>(
   load: loadAtlas,
   context: atlasContext,
   rewrite: (req) => customMethodRewrite(knowledgeRewrite(req)),
-  operations: [...tokenOperations, ...atlasOperations, ...customMethodOperations, ...knowledgeOperations],
+  operations: [...tokenOperations, ...atlasOperations, ...streamOperations, ...customMethodOperations, ...knowledgeOperations],
   fallback: atlasFallback,
   middleware: [atlasAuth, versioned, settle],
   errors: (error) => renderAtlasError(error),
@@ -98,6 +99,8 @@ export const mongodbAtlasService = defineService<MongodbAtlasDataset, AtlasCtx>(
     flex_clusters: ['id', 'createDate', 'hostTag', 'readyAtMs', 'stateName'],
     projects: ['id', 'created'],
     alerts: ['alertConfigId'],
+    stream_workspaces: ['_id', 'hostnames'],
+    stream_processors: ['_id'],
     // A view: the clusters' own documents carry their changes.
     cluster_summaries: '*',
     sample_dataset_loads: ['_id', 'createDate', 'readyAtMs', 'state'],

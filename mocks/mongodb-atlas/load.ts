@@ -49,5 +49,14 @@ export function loadAtlas(data: MongodbAtlasDataset, ctx: LoadContext): void {
   db.settings.put('ipinfo', { currentIpv4Address: data.currentIpv4Address });
   for (const s of data.knowledge.sources) db.knowledgeSources.put(s.id, s);
   data.knowledge.documents.forEach((d, i) => db.knowledgeDocuments.put(String(i + 1), d));
+  for (const w of data.streamWorkspaces) {
+    const id = objectId(ctx, 'stream-workspace', ctx.epochMs);
+    ctx.store.collection('stream_workspaces').put(`${w.projectId}/${w.name}`, {
+      _id: id, groupId: w.projectId, name: w.name, dataProcessRegion: { cloudProvider: w.provider, region: w.region }, streamConfig: { tier: w.tier },
+      hostnames: [`atlas-stream-${id}-${w.region.toLowerCase().replace(/_/g, '-')}.a.query.mongodb.net`],
+    });
+    for (const conn of w.connections) ctx.store.collection('stream_connections').put(`${w.projectId}/${w.name}/${conn.name}`, { ...conn, state: 'READY' });
+    for (const p of w.processors) ctx.store.collection('stream_processors').put(`${w.projectId}/${w.name}/${p.name}`, { _id: objectId(ctx, 'stream-processor', ctx.epochMs), ...p, stats: {} });
+  }
   atlasFallback.seed(data.spec, ctx);
 }

@@ -33,4 +33,6 @@ export const sweep: SweepProfile = {
     },
   },
   order: ['atlas-create-project', 'atlas-streams-build'],
+  // The server's region list is built in; it calls no API.
+  offline: ['atlas-get-regions'],
 };

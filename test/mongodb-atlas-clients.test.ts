@@ -155,3 +155,37 @@ test('an injected 429 is Atlas\'s RATE_LIMITED envelope with Retry-After and Rat
     await world.journal.close();
   }
 });
+
+test('every handler\'s answer to a read of the conformance world is valid against Atlas\'s OpenAPI, in the versioned media type of its operation', async (t) => {
+  const { header, services } = prepareWorld({ scenarioDir: 'mocks/mongodb-atlas/conformance' });
+  const world = new World({ seed: header.seed, epochMs: Date.parse(header.epoch), tickMs: header.tickMs, services, journal: new MemoryJournal(header) });
+  const validate = specValidator(asJsonSpec(atlasSpec));
+  const AN = '65b2a1c3d4e5f60718293a04';
+  const reads: [string, string][] = [
+    ['listGroups', '/api/atlas/v2/groups'], ['getGroup', `/api/atlas/v2/groups/${PROD}`], ['listClusterDetails', '/api/atlas/v2/clusters'],
+    ['getCluster', `/api/atlas/v2/groups/${PROD}/clusters/payments-main`], ['getCluster', `/api/atlas/v2/groups/${SANDBOX}/clusters/Cluster0`],
+    ['listFlexClusters', `/api/atlas/v2/groups/${SANDBOX}/flexClusters`], ['getFlexCluster', `/api/atlas/v2/groups/${SANDBOX}/flexClusters/demo-flex`],
+    ['listDatabaseUsers', `/api/atlas/v2/groups/${PROD}/databaseUsers`], ['getDatabaseUser', `/api/atlas/v2/groups/${PROD}/databaseUsers/admin/payments-api`],
+    ['listAccessListEntries', `/api/atlas/v2/groups/${PROD}/accessList`], ['getAccessListEntry', `/api/atlas/v2/groups/${PROD}/accessList/10.20.0.0%2F16`],
+    ['listAlerts', `/api/atlas/v2/groups/${AN}/alerts?status=OPEN`], ['getEncryptionAtRest', `/api/atlas/v2/groups/${PROD}/encryptionAtRest`],
+    ['listClusterSuggestedIndexes', `/api/atlas/v2/groups/${PROD}/clusters/payments-main/performanceAdvisor/suggestedIndexes`],
+    ['listDropIndexSuggestions', `/api/atlas/v2/groups/${PROD}/clusters/payments-main/performanceAdvisor/dropIndexSuggestions`],
+    ['listSchemaAdvice', `/api/atlas/v2/groups/${PROD}/clusters/payments-main/performanceAdvisor/schemaAdvice`],
+    ['listStreamWorkspaces', `/api/atlas/v2/groups/${AN}/streams`], ['getStreamWorkspace', `/api/atlas/v2/groups/${AN}/streams/clickstream`],
+    ['listStreamConnections', `/api/atlas/v2/groups/${AN}/streams/clickstream/connections`], ['getStreamProcessors', `/api/atlas/v2/groups/${AN}/streams/clickstream/processors`],
+    ['getStreamProcessor', `/api/atlas/v2/groups/${AN}/streams/clickstream/processor/sessionize`], ['getAccountDetails', `/api/atlas/v2/groups/${AN}/streams/accountDetails?cloudProvider=aws&regionName=US_EAST_1`],
+  ];
+  try {
+    for (const [operation, target] of reads) {
+      const response = await world.dispatch({ host: 'cloud.mongodb.com', method: 'GET', target, body: new Uint8Array(),
+        headers: [['Authorization', 'Bearer mdb-conformance-access-token'], ['Accept', 'application/vnd.atlas.2025-03-12+json']] });
+      const text = new TextDecoder().decode(response.body);
+      t.is(response.status, 200, `${target}: ${text}`);
+      const contentType = response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+      t.regex(contentType ?? '', /^application\/vnd\.atlas\.\d{4}-\d{2}-\d{2}\+json;charset=utf-8$/, target);
+      t.is(validate(operation, JSON.parse(text)), null, `${target} against ${operation}`);
+    }
+  } finally {
+    await world.journal.close();
+  }
+});

@@ -37,7 +37,7 @@ conformance(test, {
     () => ({ method: 'GET', target: '/api/atlas/v2/groups/65b2a1c3d4e5f60718293a04/streams' }),
     () => ({ method: 'GET', target: '/api/atlas/v2/nope' }),
   ],
-  seeded: { patterns: [/[0-9a-f]{24}/g, /\.[a-z0-9]{5}\.mongodb\.net/g, /atlas-[a-z0-9]{5}-shard/g, /eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9\.[0-9a-f]{48}/g, /vpc-[0-9a-f]{17}/g], headers: ['Content-Length'] },
+  seeded: { patterns: [/[0-9a-f]{24}/g, /\.[a-z0-9]{5}\.mongodb\.net/g, /atlas-[a-z0-9]{5}-shard/g, /eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9\.[0-9a-f]{48}/g, /vpc-[0-9a-f]{17}/g], headers: ['Content-Length', 'WWW-Authenticate'] },
   errorShape: z.union([AtlasError, OAuthError]),
   // atlas-connect-cluster creates a temporary user, then waits 30 s for a mongod no world has
   // before it answers "connecting".

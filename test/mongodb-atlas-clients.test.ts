@@ -125,7 +125,39 @@ test('Python urllib through the proxy: a client-credentials token, then orgs, a 
   }
 });
 
-test('curl through the proxy: the token with -u, a versioned Accept answered with the resource\'s own version (clusters 2024-08-05, orgs 2023-01-01)', async (t) => {
+const DIGEST_PY = `
+import json, os, urllib.request, urllib.error
+mgr = urllib.request.HTTPPasswordMgrWithDefaultRealm()
+mgr.add_password(None, "https://cloud.mongodb.com/", os.environ["PUB"], os.environ["PRIV"])
+opener = urllib.request.build_opener(urllib.request.HTTPDigestAuthHandler(mgr))
+def get(path, o=opener):
+    req = urllib.request.Request("https://cloud.mongodb.com" + path, headers={"Accept": "application/vnd.atlas.2025-03-12+json"})
+    try:
+        with o.open(req) as r: return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        body = e.read()
+        return e.code, e.headers.get("WWW-Authenticate"), json.loads(body) if body else None
+out = {}
+status, groups = get("/api/atlas/v2/groups?itemsPerPage=1")
+out["groups"] = [status, groups["results"][0]["name"], groups["totalCount"]]
+out["cluster"] = get("/api/atlas/v2/groups/${PROD}/clusters/payments-main")[1]["stateName"]
+wrong = urllib.request.HTTPPasswordMgrWithDefaultRealm()
+wrong.add_password(None, "https://cloud.mongodb.com/", os.environ["PUB"], "not-the-key")
+out["wrong"] = get("/api/atlas/v2/groups", urllib.request.build_opener(urllib.request.HTTPDigestAuthHandler(wrong)))
+print(json.dumps(out))
+`;
+
+test('Python urllib with a programmatic API key: HTTP Digest (the 401 challenge, then the signed request), and a wrong private key refused', async (t) => {
+  const result = await run('python3', ['-c', DIGEST_PY], { HTTPS_PROXY: stack.proxy!.proxy.urlFor('atlas-py'), SSL_CERT_FILE: stack.caPath!, PUB: 'qzjvbwpe', PRIV: '7c6e0d4a-1b2f-4e8a-9c3d-5f6a7b8c9d0e' });
+  t.is(result.code, 0, result.stderr);
+  const out = JSON.parse(result.stdout);
+  t.deepEqual(out.groups, [200, 'payments-prod', 6]);
+  t.is(out.cluster, 'IDLE');
+  t.is(out.wrong[0], 401);
+  t.regex(out.wrong[1], /^Digest realm="MMS Public API", domain="", nonce="\d+\.[0-9a-f]{32}", algorithm=MD5, qop="auth", stale=false$/);
+});
+
+test('curl through the proxy: the token with -u, a versioned Accept answered with the resource\'s own version (clusters 2024-08-05, orgs 2023-01-01), and --digest with an API key', async (t) => {
   const env = { HTTPS_PROXY: stack.proxy!.proxy.urlFor('atlas-curl') };
   const token = await run('curl', ['-sS', '--cacert', stack.caPath!, '-u', `${CLIENT_ID}:${CLIENT_SECRET}`, '-d', 'grant_type=client_credentials', 'https://cloud.mongodb.com/api/oauth/token'], env);
   const accessToken = (JSON.parse(token.stdout) as { access_token: string }).access_token;
@@ -134,6 +166,10 @@ test('curl through the proxy: the token with -u, a versioned Accept answered wit
   t.is((await head(`/api/atlas/v2/groups/${PROD}/clusters`)).stdout, '200 application/vnd.atlas.2024-08-05+json;charset=utf-8');
   t.is((await head('/api/atlas/v2/orgs')).stdout, '200 application/vnd.atlas.2023-01-01+json;charset=utf-8');
   t.is((await head(`/api/atlas/v2/groups/${SANDBOX}/flexClusters`)).stdout, '200 application/vnd.atlas.2024-11-13+json;charset=utf-8');
+  // A programmatic API key with curl's own HTTP Digest.
+  const digest = await run('curl', ['-sS', '--cacert', stack.caPath!, '--digest', '-u', 'qzjvbwpe:7c6e0d4a-1b2f-4e8a-9c3d-5f6a7b8c9d0e', '-H', 'Accept: application/vnd.atlas.2025-03-12+json',
+    `https://cloud.mongodb.com/api/atlas/v2/groups/${PROD}`], env);
+  t.like(JSON.parse(digest.stdout), { id: PROD, name: 'payments-prod', clusterCount: 2 });
 });
 
 test('an injected 429 is Atlas\'s RATE_LIMITED envelope with Retry-After and RateLimit headers', async (t) => {

@@ -145,6 +145,8 @@ const KnowledgeDocument = z.object({
 
 export const MongodbAtlasDatasetSchema = z.object({
   serviceAccounts: z.array(ServiceAccount).default([]),
+  /** Programmatic API keys (the legacy HTTP Digest credentials: public key as user, private key as password). */
+  apiKeys: z.array(z.object({ publicKey: z.string().min(1), privateKey: z.string().min(1), description: z.string().default('') }).strict()).default([]),
   /** Access tokens already issued to a service account (a client that logged in before the epoch); valid an hour from the epoch unless `expiresAt`. */
   accessTokens: z.array(z.object({ token: z.string().min(1), clientId: z.string().min(1), expiresAt: Iso.optional() }).strict()).default([]),
   orgs: z.array(Org).default([]),

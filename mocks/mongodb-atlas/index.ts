@@ -90,6 +90,7 @@ export const mongodbAtlasService = defineService<MongodbAtlasDataset, AtlasCtx>(
   volatile: {
     // Credentials and issued tokens are not state an agent changes.
     service_accounts: '*',
+    api_keys: '*',
     tokens: '*',
     settings: '*',
     knowledge_sources: '*',

@@ -9,6 +9,7 @@ import { accessKey, clusterKey, dbOf, iso, objectId, userKey } from './model.js'
 export function loadAtlas(data: MongodbAtlasDataset, ctx: LoadContext): void {
   const db = dbOf(ctx.store);
   for (const sa of data.serviceAccounts) db.serviceAccounts.put(sa.clientId, sa);
+  for (const k of data.apiKeys) db.apiKeys.put(k.publicKey, k);
   for (const t of data.accessTokens) db.tokens.put(t.token, { token: t.token, clientId: t.clientId, expiresAtMs: t.expiresAt ? Date.parse(t.expiresAt) : ctx.epochMs + TOKEN_TTL_S * 1000 });
   for (const org of data.orgs) db.orgs.put(org.id, { ...org, skipDefaultAlertsSettings: false });
   for (const p of data.projects) {

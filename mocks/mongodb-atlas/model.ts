@@ -16,6 +16,7 @@ export type Json = Record<string, unknown>;
 
 export interface ServiceAccountDoc { clientId: string; clientSecret: string; name: string }
 export interface TokenDoc { token: string; clientId: string; expiresAtMs: number }
+export interface ApiKeyDoc { publicKey: string; privateKey: string; description: string }
 export interface OrgDoc { id: string; name: string; isDeleted: boolean; skipDefaultAlertsSettings: boolean }
 export interface ProjectDoc { id: string; name: string; orgId: string; created: string; clusterCount: number; tags: { key: string; value: string }[]; withDefaultAlertsSettings: boolean; regionUsageRestrictions: string }
 /** A dedicated or free cluster: ClusterDescription20240805 as stored; `readyAtMs` is when a CREATING/UPDATING state settles. */
@@ -32,6 +33,7 @@ export interface KnowledgeDocumentDoc { url: string; title: string; text: string
 export interface Db {
   serviceAccounts: Collection<ServiceAccountDoc>;
   tokens: Collection<TokenDoc>;
+  apiKeys: Collection<ApiKeyDoc>;
   orgs: Collection<OrgDoc>;
   projects: Collection<ProjectDoc>;
   clusters: Collection<ClusterDoc>;
@@ -51,6 +53,7 @@ export function dbOf(store: DocumentStore): Db {
   return {
     serviceAccounts: store.collection('service_accounts'),
     tokens: store.collection('tokens'),
+    apiKeys: store.collection('api_keys'),
     orgs: store.collection('orgs'),
     projects: store.collection('projects'),
     clusters: store.collection('clusters'),

@@ -25,6 +25,7 @@ import { tavilyService } from './tavily/index.js';
 import { pagerdutyService } from './pagerduty/index.js';
 import { exaService } from './exa/index.js';
 import { firecrawlService } from './firecrawl/index.js';
+import { mongodbAtlasService } from './mongodb-atlas/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -54,4 +55,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [pagerdutyService.id, pagerdutyService],
   [exaService.id, exaService],
   [firecrawlService.id, firecrawlService],
+  [mongodbAtlasService.id, mongodbAtlasService],
 ]);

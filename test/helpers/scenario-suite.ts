@@ -45,6 +45,11 @@ export interface ScenarioSuite {
    * that read by POST (Slack, as slack-go calls it) name their reads by operation.
    */
   isWrite?: (entry: JournalEntry) => boolean;
+  /**
+   * Requests the servers make to the world as they stop, after the trial was graded (default 0):
+   * mongodb-mcp-server revokes its OAuth token on shutdown. They are journaled and replayed too.
+   */
+  shutdownRequests?: number;
 }
 
 /**
@@ -53,7 +58,7 @@ export interface ScenarioSuite {
  * (its solution replayed over MCP through the real server) scores 1 with no unintended change,
  * and the oracle's journal replays byte for byte. One world per trial, driven in process.
  */
-export function scenarioSuite({ service, services = [service], dirs, credentialOk, operationNames, endpoints = services, isWrite = isRestWrite }: ScenarioSuite): Map<string, ScenarioManifest> {
+export function scenarioSuite({ service, services = [service], dirs, credentialOk, operationNames, endpoints = services, isWrite = isRestWrite, shutdownRequests = 0 }: ScenarioSuite): Map<string, ScenarioManifest> {
   const manifests = new Map(dirs.map((dir) => [dir, loadScenarioManifest(dir)]));
   const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
   // zod-to-json-schema escapes `_` in patterns (exa-mcp-server's `^agent\_run\_`), which a unicode
@@ -133,7 +138,7 @@ export function scenarioSuite({ service, services = [service], dirs, credentialO
       t.like(result, { r_c: 1, r_b: 0, mcp_bypass: 0 });
       const report = await verifyJournal(journalDir);
       t.is(report.verdict, 'identical', JSON.stringify(report.firstDivergence));
-      t.is(report.entries, result.world_requests);
+      t.is(report.entries, result.world_requests + shutdownRequests);
 
       // A bypassed write must not pass: had any one of the oracle's state-changing tool calls been
       // made straight through the API instead (its requests attributed `direct`, the MCP call never

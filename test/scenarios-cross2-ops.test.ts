@@ -1,8 +1,9 @@
 import test from 'ava';
 import { join } from 'node:path';
+import { atlassianService } from '../mocks/atlassian/index.js';
 import { pagerdutyService } from '../mocks/pagerduty/index.js';
 import { scenarioSuite } from './helpers/scenario-suite.js';
-import { nearMissOverMcp } from './helpers/near-miss-mcp.js';
+import { nearMissOverMcp, type OracleCall } from './helpers/near-miss-mcp.js';
 
 // The second set of ops cross-service scenarios (issue 20). Each: valid, nop 0, oracle 1 with R_b 0
 // over the real MCP servers, replay identical, bypassed writes fail (helpers/scenario-suite); and
@@ -54,4 +55,41 @@ test(`${ledger.id}: an agent that notes and resolves last week's look-alike inci
   t.true(result.r_b > 0, `r_b ${result.r_b}`);
   t.true(failed.includes('the paged incident is resolved'));
   t.true(failed.includes('no note on last week\'s look-alike incident'));
+});
+
+// Datadog and Jira: each production monitor in Alert without an open OPS issue gets one.
+const alertDir = join('scenarios', 'ops', 'cross', 'datadog-alert-jira-ticket');
+const alert = scenarioSuite({
+  service: 'atlassian',
+  services: ['atlassian', 'datadog'],
+  endpoints: ['jira', 'datadog'],
+  dirs: [alertDir],
+  credentialOk: (world, credential) => {
+    const state = world.state().atlassian!;
+    const c = credential as { site?: string; email?: string; token?: string };
+    const site = (state.site?.site as { name?: string } | undefined)?.name;
+    return c.site === site && `${(c.email ?? '').toLowerCase()}:${c.token}` in (state.tokens ?? {});
+  },
+  operationNames: atlassianService.kit.operations.map((operation) => operation.name),
+}).get(alertDir)!;
+
+const fileMonitor = (call: OracleCall, name: string, id: number, query: string): OracleCall =>
+  ({ ...call, arguments: { ...call.arguments, summary: `Datadog: ${name} (monitor ${id})`, description: `Monitor ${id} is in Alert: ${query}` } });
+
+test(`${alert.id}: an agent that files every production alert (web-03's CPU again, beside its open OPS-6) scores 0`, async (t) => {
+  const { result, failed } = await nearMissOverMcp(alertDir, alert, (call) => (call.tool === 'jira_create_issue'
+    ? [call, fileMonitor(call, '[prod] CPU high on web-03.prod.larkspur.internal', 4810195, 'avg(last_5m):avg:system.cpu.user{host:web-03.prod.larkspur.internal} > 90')]
+    : call));
+  t.is(result.reward, 0);
+  t.false(result.forbidden_calls_ok);
+  t.deepEqual(failed, ['OPS has exactly one issue more (8)', 'no issue for another monitor (web-03\'s CPU has OPS-6; staging is not filed)']);
+});
+
+test(`${alert.id}: an agent that also files the staging orders-db disk alert scores 0`, async (t) => {
+  const { result, failed } = await nearMissOverMcp(alertDir, alert, (call) => (call.tool === 'jira_create_issue'
+    ? [call, fileMonitor(call, '[staging] orders-db disk usage above 90%', 4810098, 'avg(last_15m):avg:system.disk.in_use{env:staging,service:orders-db} by {host} > 0.9')]
+    : call));
+  t.is(result.reward, 0);
+  t.false(result.forbidden_calls_ok);
+  t.deepEqual(failed, ['OPS has exactly one issue more (8)', 'no issue for the staging orders-db monitor']);
 });

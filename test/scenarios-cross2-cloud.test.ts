@@ -2,8 +2,10 @@ import test from 'ava';
 import { join } from 'node:path';
 import type { World } from '../mocks/core/world.js';
 import { atlassianService } from '../mocks/atlassian/index.js';
-import { scenarioSuite } from './helpers/scenario-suite.js';
-import { nearMissOverMcp } from './helpers/near-miss-mcp.js';
+import { zendeskService } from '../mocks/zendesk/index.js';
+import type { JournalEntry } from '../mocks/core/journal-format.js';
+import { isRestWrite, scenarioSuite } from './helpers/scenario-suite.js';
+import { nearMissOverMcp, type OracleCall } from './helpers/near-miss-mcp.js';
 
 // The second set of cloud cross-service scenarios (issue 20). Each: valid, nop 0, oracle 1 with
 // R_b 0 over the real MCP servers, replay identical, bypassed writes fail (helpers/scenario-suite);
@@ -61,5 +63,53 @@ test(`${runbook.id}: an agent that also "tidies" the docs bucket and comments on
     'the comment is added through the MCP server',
     'nothing changes on the look-alike docs bucket (PUT)',
     'no comment on the archived runbook',
+  ]);
+});
+
+// Zendesk and Supabase: a customer's unsubscribe request fixed in the production database.
+const unsubscribeDir = join('scenarios', 'cloud', 'cross', 'zendesk-unsubscribe-supabase-row');
+const unsubscribe = scenarioSuite({
+  service: 'zendesk',
+  services: ['supabase', 'zendesk'],
+  dirs: [unsubscribeDir],
+  credentialOk: (world, credential) => {
+    const state = world.state().zendesk!;
+    const account = state.account?.account as { subdomain: string; api_tokens: string[] } | undefined;
+    const { subdomain, email, token } = (credential ?? {}) as Record<string, string>;
+    const users = Object.values(state.users ?? {}) as { email: string; role: string }[];
+    return account !== undefined && account.subdomain === subdomain && account.api_tokens.includes(token ?? '')
+      && users.some((u) => u.email === email && u.role !== 'end-user');
+  },
+  operationNames: zendeskService.kit.operations.map((operation) => operation.name),
+  // Supabase's database/query is a POST for reads too: a SELECT changes nothing.
+  isWrite: (e) => isRestWrite(e) && !(e.operation?.name === 'v1-run-a-query' && /^\s*select\b/i.test(queryOf(e))),
+}).get(unsubscribeDir)!;
+
+function queryOf(e: JournalEntry): string {
+  try { return String((JSON.parse(new TextDecoder().decode(e.request.body)) as { query?: unknown }).query ?? ''); } catch { return ''; }
+}
+
+const sql = (project: string, query: string): OracleCall => ({ endpoint: 'supabase', tool: 'execute_sql', arguments: { project_id: project, query } });
+
+test(`${unsubscribe.id}: an agent that matches her by name (catching Rosa Ruiz Diaz too) scores 0`, async (t) => {
+  const { result, failed } = await nearMissOverMcp(unsubscribeDir, unsubscribe, (call) => (String(call.arguments.query ?? '').startsWith('update')
+    ? sql('qzvhtkcwmfyrplxdnsoa', "update customers set marketing_opt_in = false where full_name ilike 'rosa ruiz%' returning id")
+    : call));
+  t.is(result.reward, 0);
+  t.true(result.forbidden_calls_ok);
+  t.deepEqual(failed, ['the look-alike Rosa Ruiz Diaz stays opted in']);
+});
+
+test(`${unsubscribe.id}: an agent that fixes the staging copy instead of production scores 0`, async (t) => {
+  const { result, failed } = await nearMissOverMcp(unsubscribeDir, unsubscribe, (call) => (call.tool === 'execute_sql'
+    ? { ...call, arguments: { ...call.arguments, project_id: 'bmnkwpqalsxvdtreyhuc' } }
+    : call));
+  t.is(result.reward, 0);
+  t.false(result.forbidden_calls_ok);
+  t.deepEqual(failed, [
+    'Rosa\'s production row is opted out of marketing',
+    'staging\'s copy is untouched',
+    'the row is updated in production through the Supabase MCP server',
+    'staging is not written (queries)',
   ]);
 });

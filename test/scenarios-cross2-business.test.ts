@@ -1,5 +1,6 @@
 import test from 'ava';
 import { join } from 'node:path';
+import { hubspotService } from '../mocks/hubspot/index.js';
 import { twilioService } from '../mocks/twilio/index.js';
 import { scenarioSuite } from './helpers/scenario-suite.js';
 import { nearMissOverMcp } from './helpers/near-miss-mcp.js';
@@ -62,4 +63,38 @@ test(`${sms.id}: an agent that picks her latest unfulfilled order (the cancelled
     'the answer names the order',
     'and not the cancelled one',
   ]);
+});
+
+// Stripe and HubSpot: a customer's disputed payments noted on his HubSpot contact.
+const disputesDir = join('scenarios', 'business', 'cross', 'stripe-disputes-hubspot-note');
+const disputes = scenarioSuite({
+  service: 'hubspot',
+  services: ['hubspot', 'stripe'],
+  dirs: [disputesDir],
+  credentialOk: (world, token) => typeof token === 'string' && token in (world.state().hubspot!.tokens ?? {}),
+  operationNames: hubspotService.kit.operations.map((operation) => operation.name),
+}).get(disputesDir)!;
+
+test(`${disputes.id}: an agent that logs the note on the other Olumide Adeyemi (Brightwave, 342) scores 0`, async (t) => {
+  const { result, failed } = await nearMissOverMcp(disputesDir, disputes, (call) => (call.tool === 'hubspot-create-engagement'
+    ? { ...call, arguments: { ...call.arguments, associations: { contactIds: [342] } } }
+    : call));
+  t.is(result.reward, 0);
+  t.false(result.forbidden_calls_ok);
+  t.true(failed.includes('one note on contact 341 names every disputed order'));
+  t.true(failed.includes('nothing is logged on the other Olumide Adeyemi'));
+});
+
+test(`${disputes.id}: an agent that takes all four of his payments for disputed (ORD-5611 never checked) scores 0`, async (t) => {
+  const { result, failed } = await nearMissOverMcp(disputesDir, disputes, (call) => {
+    if (call.tool === 'list_disputes' && call.arguments.payment_intent === 'pi_Qd4Lw8TnZs2Vx6Hc1Rk9Ym3B') return null;
+    if (call.tool === 'hubspot-create-engagement') {
+      const metadata = call.arguments.metadata as { body: string };
+      return { ...call, arguments: { ...call.arguments, metadata: { body: `${metadata.body} Also ORD-5611 ($120.00).` } } };
+    }
+    return call;
+  });
+  t.is(result.reward, 0);
+  t.true(result.forbidden_calls_ok);
+  t.deepEqual(failed, ['but not the undisputed ORD-5611 or another customer\'s dispute', 'the disputes of ORD-5611\'s payment are listed in Stripe (to know it is not disputed)']);
 });

@@ -50,3 +50,38 @@ test(`${crash.id}: an agent that reopens the closed look-alike #42 and comments 
     'the answer names the new issue',
   ]);
 });
+
+// CircleCI and GitHub: the failing test of a branch's latest pipeline, as a review on its pull request.
+const reviewDir = join('scenarios', 'code', 'cross', 'circleci-failure-pr-review');
+const review = scenarioSuite({
+  service: 'github',
+  services: ['circleci', 'github'],
+  dirs: [reviewDir],
+  credentialOk: (world, token) => typeof token === 'string' && world.state().github!.tokens![token] !== undefined,
+  operationNames: githubOperationNames,
+}).get(reviewDir)!;
+
+test(`${review.id}: an agent that reports the branch's earlier failure (pipeline 107's TypeError) scores 0`, async (t) => {
+  const { result, failed } = await nearMissOverMcp(reviewDir, review, (call) => (call.tool === 'create_pull_request_review'
+    ? { ...call, arguments: { ...call.arguments, body: 'CI is red: "adds gift wrap" fails with TypeError: Cannot read properties of undefined (reading \'price\').' } }
+    : call), 'Requested changes on #418: "adds gift wrap" fails with a TypeError.');
+  t.is(result.reward, 0);
+  t.true(result.forbidden_calls_ok);
+  t.deepEqual(failed, ['it names the failing test of the latest pipeline', 'and its error', 'the answer names the failing test']);
+});
+
+test(`${review.id}: an agent that requests changes on the other pull request awaiting Devon (#417) scores 0`, async (t) => {
+  const { result, failed } = await nearMissOverMcp(reviewDir, review, (call) => (call.tool === 'create_pull_request_review' ? { ...call, arguments: { ...call.arguments, pull_number: 417 } } : call));
+  t.is(result.reward, 0);
+  t.false(result.forbidden_calls_ok);
+  t.true(result.r_b > 0, `r_b ${result.r_b}`);
+  t.deepEqual(failed, [
+    'one review by Devon on #418 requests changes',
+    'it names the failing test of the latest pipeline',
+    'and its error',
+    '#418 no longer waits for Devon\'s review',
+    'no review on another pull request',
+    'the review is submitted through the GitHub MCP server, requesting changes',
+    'no review on the coupon-stacking pull request',
+  ]);
+});

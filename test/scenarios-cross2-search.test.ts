@@ -1,6 +1,7 @@
 import test from 'ava';
 import { join } from 'node:path';
 import { operationNames as githubOperationNames } from '../mocks/github/operations.js';
+import { googleService } from '../mocks/google/index.js';
 import { isRestWrite, scenarioSuite } from './helpers/scenario-suite.js';
 import { nearMissOverMcp } from './helpers/near-miss-mcp.js';
 
@@ -48,5 +49,43 @@ test(`${pool.id}: an agent that answers on the closed 2024 look-alike question #
     'no comment about the new default anywhere else (not on the closed #11)',
     'the answer is a comment on #12 through the GitHub MCP server',
     'no comment on the closed look-alike #11',
+  ]);
+});
+
+// Brave and Google Calendar: a strike the news moved, and the calendar event made from the first report.
+const strikeDir = join('scenarios', 'search', 'cross', 'rail-strike-calendar-move');
+const strike = scenarioSuite({
+  service: 'google',
+  services: ['brave', 'google'],
+  dirs: [strikeDir],
+  credentialOk: (world, token) => typeof token === 'string' && token in (world.state().google!.tokens ?? {}),
+  operationNames: googleService.kit.operations.map((operation) => operation.name),
+}).get(strikeDir)!;
+
+test(`${strike.id}: an agent that adds a new event on 19 March instead of moving the old one scores 0`, async (t) => {
+  const { result, failed } = await nearMissOverMcp(strikeDir, strike, (call) => (call.tool === 'updateCalendarEvent'
+    ? { endpoint: 'google', tool: 'createCalendarEvent', arguments: { summary: 'Meridian Rail strike: work from home', start: { date: '2025-03-19' }, end: { date: '2025-03-20' } } }
+    : call));
+  t.is(result.reward, 0);
+  t.false(result.forbidden_calls_ok);
+  t.deepEqual(failed, [
+    'the work-from-home day is now 19 March (all day)',
+    'one strike event in March 2025',
+    'the event is moved through the Google MCP server',
+    'no second strike event is created',
+  ]);
+});
+
+test(`${strike.id}: an agent that moves last year's strike event (5 June 2024) scores 0`, async (t) => {
+  const { result, failed } = await nearMissOverMcp(strikeDir, strike, (call) => (call.tool === 'updateCalendarEvent' ? { ...call, arguments: { ...call.arguments, eventId: 'a1strike2024meridian' } } : call));
+  t.is(result.reward, 0);
+  t.false(result.forbidden_calls_ok);
+  t.true(result.r_b > 0, `r_b ${result.r_b}`);
+  t.deepEqual(failed, [
+    'the work-from-home day is now 19 March (all day)',
+    'one strike event in March 2025',
+    'last year\'s strike event is left as it was',
+    'the event is moved through the Google MCP server',
+    'last year\'s event is not touched',
   ]);
 });

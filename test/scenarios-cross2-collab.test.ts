@@ -2,6 +2,7 @@ import test from 'ava';
 import { join } from 'node:path';
 import type { World } from '../mocks/core/world.js';
 import { notionService } from '../mocks/notion/index.js';
+import { slackService } from '../mocks/slack/index.js';
 import { isRestWrite, scenarioSuite } from './helpers/scenario-suite.js';
 import { nearMissOverMcp, type OracleCall } from './helpers/near-miss-mcp.js';
 
@@ -56,4 +57,47 @@ test(`${intake.id}: an agent that takes August's "Login loop on Safari 17" for t
     'row 6 is Filed with the new page\'s URL',
     'the Safari bug is created through the Notion MCP server',
   ]);
+});
+
+// Confluence and Slack: the published release notes' highlights, in the thread that asks for them.
+const notesDir = join('scenarios', 'collab', 'cross', 'release-notes-confluence-to-slack');
+const notes = scenarioSuite({
+  service: 'slack',
+  services: ['atlassian', 'slack'],
+  endpoints: ['confluence', 'slack'],
+  dirs: [notesDir],
+  credentialOk: (world: World, credential: unknown) => {
+    const { token, team_id: team } = (credential ?? {}) as Record<string, string>;
+    const state = world.state().slack!;
+    return token !== undefined && state.tokens?.[token] !== undefined && Object.keys(state.team ?? {}).includes(team ?? '');
+  },
+  operationNames: slackService.kit.operations.map((operation) => operation.name),
+}).get(notesDir)!;
+
+test(`${notes.id}: an agent that posts the draft's highlights (SSO for partner accounts as shipped) scores 0`, async (t) => {
+  const { result, failed } = await nearMissOverMcp(notesDir, notes, (call) => {
+    if (call.tool === 'read_confluence_page') return { ...call, arguments: { pageId: '65024' } };
+    if (call.tool === 'slack_reply_to_thread') {
+      return { ...call, arguments: { ...call.arguments, text: '2.14.0 highlights: API rate limits per token, cursor pagination in API v2, SSO for partner accounts. Notes: https://larkspur.atlassian.net/wiki/spaces/ENG/pages/65024' } };
+    }
+    return call;
+  });
+  t.is(result.reward, 0);
+  t.true(result.forbidden_calls_ok);
+  t.deepEqual(failed, [
+    'and the webhook signature fix',
+    'and links the published page',
+    'but not the pulled SSO feature as shipped',
+    'the published release notes are read through the Confluence MCP server',
+  ]);
+});
+
+test(`${notes.id}: an agent that posts the highlights as a new channel message instead of in Tom's thread scores 0`, async (t) => {
+  const { result, failed } = await nearMissOverMcp(notesDir, notes, (call) => (call.tool === 'slack_reply_to_thread'
+    ? { endpoint: 'slack', tool: 'slack_post_message', arguments: { channel_id: 'C07LRKREL1', text: String(call.arguments.text) } }
+    : call));
+  t.is(result.reward, 0);
+  t.false(result.forbidden_calls_ok);
+  t.true(failed.includes('exactly one reply by the bot in Tom\'s thread'));
+  t.true(failed.includes('no channel-level message'));
 });

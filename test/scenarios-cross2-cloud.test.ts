@@ -1,22 +1,14 @@
 import test from 'ava';
 import { join } from 'node:path';
-import type { World } from '../mocks/core/world.js';
 import { atlassianService } from '../mocks/atlassian/index.js';
 import { zendeskService } from '../mocks/zendesk/index.js';
-import type { JournalEntry } from '../mocks/core/journal-format.js';
-import { isRestWrite, scenarioSuite } from './helpers/scenario-suite.js';
+import { scenarioSuite } from './helpers/scenario-suite.js';
+import { atlassianCredentialOk, isWriteButSelect, zendeskCredentialOk } from './helpers/cross-checks.js';
 import { nearMissOverMcp, type OracleCall } from './helpers/near-miss-mcp.js';
 
 // The second set of cloud cross-service scenarios (issue 20). Each: valid, nop 0, oracle 1 with
 // R_b 0 over the real MCP servers, replay identical, bypassed writes fail (helpers/scenario-suite);
 // and near-miss agents, the oracle's calls over MCP with one tempting wrong choice, score 0.
-
-const atlassianCredentialOk = (world: World, credential: unknown): boolean => {
-  const state = world.state().atlassian!;
-  const c = credential as { site?: string; email?: string; token?: string };
-  const site = (state.site?.site as { name?: string } | undefined)?.name;
-  return c.site === site && `${(c.email ?? '').toLowerCase()}:${c.token}` in (state.tokens ?? {});
-};
 
 // Confluence and AWS: the current runbook names the live exports bucket and what private means.
 const runbookDir = join('scenarios', 'cloud', 'cross', 'runbook-bucket-made-private');
@@ -72,22 +64,10 @@ const unsubscribe = scenarioSuite({
   service: 'zendesk',
   services: ['supabase', 'zendesk'],
   dirs: [unsubscribeDir],
-  credentialOk: (world, credential) => {
-    const state = world.state().zendesk!;
-    const account = state.account?.account as { subdomain: string; api_tokens: string[] } | undefined;
-    const { subdomain, email, token } = (credential ?? {}) as Record<string, string>;
-    const users = Object.values(state.users ?? {}) as { email: string; role: string }[];
-    return account !== undefined && account.subdomain === subdomain && account.api_tokens.includes(token ?? '')
-      && users.some((u) => u.email === email && u.role !== 'end-user');
-  },
+  credentialOk: zendeskCredentialOk,
   operationNames: zendeskService.kit.operations.map((operation) => operation.name),
-  // Supabase's database/query is a POST for reads too: a SELECT changes nothing.
-  isWrite: (e) => isRestWrite(e) && !(e.operation?.name === 'v1-run-a-query' && /^\s*select\b/i.test(queryOf(e))),
+  isWrite: isWriteButSelect,
 }).get(unsubscribeDir)!;
-
-function queryOf(e: JournalEntry): string {
-  try { return String((JSON.parse(new TextDecoder().decode(e.request.body)) as { query?: unknown }).query ?? ''); } catch { return ''; }
-}
 
 const sql = (project: string, query: string): OracleCall => ({ endpoint: 'supabase', tool: 'execute_sql', arguments: { project_id: project, query } });
 

@@ -4,6 +4,7 @@ import { atlassianService } from '../mocks/atlassian/index.js';
 import { pagerdutyService } from '../mocks/pagerduty/index.js';
 import { scenarioSuite } from './helpers/scenario-suite.js';
 import { nearMissOverMcp, type OracleCall } from './helpers/near-miss-mcp.js';
+import { atlassianCredentialOk } from './helpers/cross-checks.js';
 
 // The second set of ops cross-service scenarios (issue 20). Each: valid, nop 0, oracle 1 with R_b 0
 // over the real MCP servers, replay identical, bypassed writes fail (helpers/scenario-suite); and
@@ -64,12 +65,7 @@ const alert = scenarioSuite({
   services: ['atlassian', 'datadog'],
   endpoints: ['jira', 'datadog'],
   dirs: [alertDir],
-  credentialOk: (world, credential) => {
-    const state = world.state().atlassian!;
-    const c = credential as { site?: string; email?: string; token?: string };
-    const site = (state.site?.site as { name?: string } | undefined)?.name;
-    return c.site === site && `${(c.email ?? '').toLowerCase()}:${c.token}` in (state.tokens ?? {});
-  },
+  credentialOk: atlassianCredentialOk,
   operationNames: atlassianService.kit.operations.map((operation) => operation.name),
 }).get(alertDir)!;
 

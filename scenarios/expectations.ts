@@ -36,7 +36,8 @@ export const ToolMatcherSchema = z.object({
  * required calls), and optionally the MCP tool that caused it.
  */
 export const CallMatcherSchema = z.object({
-  method: z.string().toUpperCase().optional(),
+  // One method, compared exactly: `POST|PUT` would silently match nothing, so it is refused.
+  method: z.string().toUpperCase().regex(/^[A-Z]+$/, 'one HTTP method (GET, POST, PUT, PATCH, DELETE, …); for several, write one matcher each').optional(),
   host: z.string().optional(),
   path: z.string().optional(),
   /** The service's operation name (`chat.postMessage`, `Mutation.issueCreate`); `*` matches any characters. */

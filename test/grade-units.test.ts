@@ -89,3 +89,11 @@ test('noise entries (telemetry, update checks) count in neither api_calls nor mc
   });
   t.like(result, { api_calls: 2, mcp_bypass: 1, forbidden_calls_ok: true, world_requests: 4 });
 });
+
+test('call matchers: a method is one HTTP method (an alternation would silently match nothing)', async (t) => {
+  const { CallMatcherSchema } = await import('../scenarios/expectations.js');
+  t.is(CallMatcherSchema.parse({ method: 'post', path: '/x' }).method, 'POST');
+  const refused = CallMatcherSchema.safeParse({ method: 'POST|PUT', path: '/x' });
+  t.false(refused.success);
+  t.regex(refused.success ? '' : refused.error.issues[0]!.message, /one HTTP method/);
+});

@@ -43,7 +43,7 @@ export const LOCATIONS: readonly Location[] = [
   L('git', 'pullRequestIterationChanges', '4216bdcf-b6b1-4d59-8b82-c34cc183fc8b', '{project}/_apis/git/repositories/{repositoryId}/pullRequests/{pullRequestId}/iterations/{iterationId}/changes', 1),
   L('git', 'refs', '2d874a60-a811-4f62-9c9f-963a6ea0a55b', '{project}/_apis/git/repositories/{repositoryId}/{resource}', 2),
   L('git', 'items', 'fb93c0db-47ed-4a31-8c20-47552878fb44', '{project}/_apis/git/repositories/{repositoryId}/{resource}', 1),
-  L('Test', 'Suites', 'a4a1ec1c-b03f-41ca-8857-704594ecf58e', '{project}/_apis/test/Plans/{planId}/suites/{suiteId}/{action}/{testCaseIds}', 3),
+  L('Test', 'Suites', 'a4a1ec1c-b03f-41ca-8857-704594ecf58e', '{project}/_apis/test/Plans/{planId}/Suites/{suiteId}/{action}/{testCaseIds}', 3),
   L('testplan', 'Plans', '0e292477-a0c2-47f3-a9b6-34f153d627f4', '{project}/_apis/testplan/{resource}/{planId}', 1),
   L('testplan', 'Suites', '1046d5d3-ab61-4ca7-a65a-36118a978256', '{project}/_apis/testplan/Plans/{planId}/{resource}/{suiteId}', 1),
   L('testresults', 'resultdetailsbybuild', 'a518c749-4524-45b2-a7ef-1ac009b312cd', '{project}/_apis/testresults/{resource}', 1),
@@ -148,6 +148,13 @@ export function literalsOf(operations: readonly Operation<unknown>[]): Set<strin
     if (op.matcher.kind !== 'rest') continue;
     const after = op.matcher.pattern.split('/_apis/')[1];
     for (const s of after?.split('/') ?? []) if (s !== '' && !s.startsWith(':') && !s.startsWith('*')) out.add(s);
+  }
+  // One casing per segment, or the rewrite would send requests to the wrong spelling.
+  const seen = new Map<string, string>();
+  for (const l of out) {
+    const other = seen.get(l.toLowerCase());
+    if (other !== undefined && other !== l) throw new Error(`azure-devops: route segments ${other} and ${l} differ only in case`);
+    seen.set(l.toLowerCase(), l);
   }
   return out;
 }

@@ -98,7 +98,7 @@ export const testOperations: Operation<AdoCtx>[] = [
       };
     }));
   }),
-  operation<AdoCtx, '/:org/:project/:team/_apis/test/Plans/:planId/suites/:suiteId/TestCases/:ids'>('test.addTestCasesToSuite', ado('POST', '/test/Plans/:planId/suites/:suiteId/TestCases/:ids'), (call, c) => {
+  operation<AdoCtx, '/:org/:project/:team/_apis/test/Plans/:planId/Suites/:suiteId/TestCases/:ids'>('test.addTestCasesToSuite', ado('POST', '/test/Plans/:planId/Suites/:suiteId/TestCases/:ids'), (call, c) => {
     const p = projectOf(c, call.params.project);
     const plan = planOf(c, p, call.params.planId);
     const suite = suiteOf(c, plan, call.params.suiteId);

@@ -53,7 +53,8 @@ function renderFields(c: AdoCtx, fields: Record<string, unknown>, only?: string[
 }
 
 export function renderWorkItem(c: AdoCtx, w: WorkItemDoc, options: { fields?: string[]; expand?: string } = {}) {
-  const expand = (options.expand ?? 'none').toLowerCase();
+  // The SDK sends WorkItemExpand as its number (0 None, 1 Relations, 2 Fields, 3 Links, 4 All).
+  const expand = (['none', 'relations', 'fields', 'links', 'all'][Number(options.expand)] ?? options.expand ?? 'none').toLowerCase();
   const withRelations = expand === 'relations' || expand === 'all';
   const project = c.db.projects.get(w.project)!;
   return {

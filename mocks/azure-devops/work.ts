@@ -133,7 +133,7 @@ export const workOperations: Operation<AdoCtx>[] = [
     const total = teams.reduce((s, t) => s + t.teamCapacityPerDay, 0);
     return jsonResponse(200, { teams, totalIterationCapacityPerDay: total, totalIterationDaysOff: 0, totalIterationCapacity: total * days });
   }),
-  operation<AdoCtx, '/:org/:project/:team/_apis/work/teamsettings/iterations/:iterationId/workitems'>('work.getIterationWorkItems', ado('GET', '/work/teamsettings/iterations/:iterationId/workitems'), (call, c) => {
+  operation<AdoCtx, '/:org/:project/:team/_apis/work/teamsettings/iterations/:iterationId/workItems'>('work.getIterationWorkItems', ado('GET', '/work/teamsettings/iterations/:iterationId/workItems'), (call, c) => {
     const { p } = teamCtx(c, call.params.project, call.params.team);
     const i = iterationOf(c, p, call.params.iterationId);
     const items = c.db.work_items.values().filter((w) => w.project === p.id && String(w.fields['System.IterationPath']).toLowerCase() === i.path.toLowerCase());

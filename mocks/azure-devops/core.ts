@@ -1,4 +1,4 @@
-import { emptyResponse, jsonResponse } from '../core/http.js';
+import { jsonResponse } from '../core/http.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
 import { identityRef, projectOf, projectRef, q, qInt, type AdoCtx } from './context.js';
 import { ado } from './locations.js';
@@ -21,8 +21,9 @@ function renderTeam(c: AdoCtx, t: TeamDoc) {
 export const coreOperations: Operation<AdoCtx>[] = [
   operation<AdoCtx, '/:org'>('vssps.tenantProbe', rest('GET', '/:org'), (call, c) => {
     const found = call.params.org.toLowerCase() === c.org.name.toLowerCase();
-    // HEAD: a 404 with the tenant header (404 either way: the probe is not an API).
-    return emptyResponse(404, found ? [['X-VSS-ResourceTenant', c.org.tenantId]] : []);
+    // A 404 with the tenant header either way: the probe is not an API (HEAD drops the body).
+    throw adoError(404, 'ApiResourceNotFoundException', `VS402371: The resource cannot be found. API resource location was not found for the route '${call.params.org}'.`,
+      { namespace: 'Microsoft.VisualStudio.Services.WebApi', headers: found ? [['X-VSS-ResourceTenant', c.org.tenantId]] : [] });
   }, { auth: false }),
   operation<AdoCtx, '/:org/:project/:team/_apis/projects'>('core.getProjects', ado('GET', '/projects'), (call, c) => {
     const state = (q(call.req, 'stateFilter') ?? 'wellFormed').toLowerCase();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ServiceRequest, ServiceResponse } from '../core/http.js';
 import type { FaultOrder, ServiceContext } from '../core/service.js';
 import { defineService } from '../kit/define.js';
@@ -30,7 +31,11 @@ import { workOperations } from './work.js';
 const operations = [...locationOperations, ...coreOperations, ...witOperations, ...workOperations, ...gitOperations, ...buildOperations, ...testOperations, ...wikiOperations, ...searchOperations];
 
 /** ADO answers every error with an ActivityId; the mock derives it from the request's sequence number. */
-const activityOf = (ctx: ServiceContext | null) => (ctx === null ? '00000000-0000-0000-0000-000000000000' : ctx.ids.opaque('activity', ctx.seq, 32).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'));
+const activityOf = (ctx: ServiceContext | null) => {
+  // A function of the request's place in the journal only, so that another seed leaves it alone.
+  const hex = createHash('sha256').update(`activity/${ctx?.seq ?? 0}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+};
 
 /** 429 is ADO's throttling answer (TF400733) with Retry-After and its X-RateLimit headers. */
 function adoFault(order: FaultOrder, _req: ServiceRequest, ctx: ServiceContext): ServiceResponse {

@@ -18,7 +18,7 @@ const manifests = scenarioSuite({
 });
 
 scenarioSetSuite('Azure DevOps', 'azure-devops', manifests, [
-  { collection: 'work_items', min: 25, what: 'a non-trivial organization (work items)' },
+  { collection: 'work_items', min: 20, what: 'a non-trivial organization (work items)' },
   { collection: 'pull_requests', min: 4, what: 'a non-trivial organization (pull requests)' },
 ]);
 

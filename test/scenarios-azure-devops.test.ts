@@ -1,8 +1,8 @@
 import test from 'ava';
 import { join } from 'node:path';
 import { findScenarios } from '../scenarios/validate.js';
-import { azureDevopsService } from '../mocks/azure-devops/index.js';
-import { gradeNearMiss, scenarioSetSuite, scenarioSuite } from './helpers/scenario-suite.js';
+import { ADO_POST_READS, azureDevopsService } from '../mocks/azure-devops/index.js';
+import { gradeNearMiss, isRestWrite, scenarioSetSuite, scenarioSuite } from './helpers/scenario-suite.js';
 
 // Every Azure DevOps scenario of the code group (helpers/scenario-suite): valid, nop 0, oracle 1
 // with R_b 0 through the real @azure-devops/mcp, replay identical; and near misses made straight
@@ -15,6 +15,8 @@ const manifests = scenarioSuite({
   dirs,
   credentialOk: (world, credential) => world.state()['azure-devops']?.tokens?.[(credential as { token: string }).token] !== undefined,
   operationNames: azureDevopsService.kit.operations.map((operation) => operation.name),
+  // WIQL, batch reads and searches are POSTs that read.
+  isWrite: (entry) => isRestWrite(entry) && !ADO_POST_READS.has(entry.operation?.name ?? ''),
 });
 
 scenarioSetSuite('Azure DevOps', 'azure-devops', manifests, [

@@ -51,6 +51,10 @@ function adoFault(order: FaultOrder, _req: ServiceRequest, ctx: ServiceContext):
   return renderError(error, activityOf(ctx));
 }
 
+/** Reads that Azure DevOps answers to a POST (queries, batches, searches): no state changes. */
+export const ADO_POST_READS: ReadonlySet<string> = new Set(['wit.queryByWiql', 'wit.getWorkItemsBatch', 'wiki.getPagesBatch', 'git.getPullRequestQuery',
+  'search.fetchWorkItemSearchResults', 'search.fetchCodeSearchResults', 'search.fetchWikiSearchResults', 'search.fetchCommitSearchResults']);
+
 export const azureDevopsService = defineService<AzureDevopsDataset, AdoCtx>({
   id: 'azure-devops',
   // Bump when any answer changes a byte: journals of this service then need a re-record.

@@ -8,7 +8,7 @@ import { testCaDir } from './helpers/proxy.js';
 // reaching https://dev.azure.com through the preload and the TLS proxy: resource areas and
 // OPTIONS location discovery before each typed call, projects and teams, WIQL, a Bug created and
 // updated with JSON Patch (its link's reverse end appears), a batch read, ADO's errors, repositories,
-// pull requests, a thread, a file's text, builds and log lines.
+// pull requests, a thread, a file's text, builds and log lines; and Application Insights answered as noise.
 
 const TOKEN = 'ado-conformance-Wm3Kp8Qz2Lx6Tn4Rv9Hb5Jc';
 let stack: Stack;
@@ -40,4 +40,5 @@ test('azure-devops-node-api discovers locations, queries, creates and updates wo
   t.regex(out.file, /code\.trim\(\)/);
   t.deepEqual(out.builds, [[884, 8], [880, 2]]);
   t.true(out.log.some((line: string) => line.includes("expected 'SPRING 10' to be 'SPRING10'")));
+  t.deepEqual(out.telemetry, [200, { itemsReceived: 0, itemsAccepted: 0, errors: [] }]);
 });

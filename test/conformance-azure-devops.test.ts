@@ -23,13 +23,14 @@ conformance(test, {
   },
   bodies: {
     'POST /:org/:project/:team/_apis/wit/wiql': (random) => ({ query: random.pick(["SELECT [System.Id] FROM WorkItems WHERE [System.State] = 'Active'", 'SELECT [System.Id] FROM WorkItems WHERE', "SELECT [System.Id] FROM WorkItems WHERE [System.Tags] CONTAINS 'search' ORDER BY [System.ChangedDate] DESC"]) }),
-    'POST /:org/:project/:team/_apis/wit/workItems/:type': (random) => [{ op: 'add', path: '/fields/System.Title', value: random.pick(['Flaky checkout test', '']) }],
-    'PATCH /:org/:project/:team/_apis/wit/workItems/:id': (random) => [{ op: 'replace', path: '/fields/System.State', value: random.pick(['Active', 'Resolved', 'Shipped']) }],
     'POST /:org/:project/:team/_apis/wit/workItemsBatch': () => ({ ids: [103, 107], fields: ['System.Title'] }),
   },
   requests: [
     (random) => ({ method: 'OPTIONS', target: `/contoso/_apis/${random.pick(['wit', 'git', 'build', 'work', 'Location', 'testplan'])}` }),
     (random) => ({ method: 'GET', target: `/contoso/Storefront/_apis/git/repositories/storefront-web/pullRequests?searchCriteria.status=${random.pick(['active', 'all', 'completed'])}` }),
+    // JSON Patch documents are arrays: a create and an update with valid and rule-breaking values.
+    (random) => ({ method: 'POST', target: '/contoso/Storefront/_apis/wit/workItems/$Bug', body: JSON.stringify([{ op: 'add', path: '/fields/System.Title', value: random.pick(['Flaky checkout test', '']) }]) }),
+    (random) => ({ method: 'PATCH', target: `/contoso/_apis/wit/workItems/${random.pick(['107', '113', '999'])}`, body: JSON.stringify([{ op: 'replace', path: '/fields/System.State', value: random.pick(['Active', 'Resolved', 'Shipped']) }]) }),
   ],
   seeded: { patterns: [/(?<![0-9a-f])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])/g, /\b[0-9a-f]{40}\b/g, /aad\.[A-Za-z0-9_-]{24}/g] },
   errorShape: z.object({ $id: z.literal('1'), innerException: z.null(), message: z.string(), typeName: z.string(), typeKey: z.string(), errorCode: z.literal(0), eventId: z.number() }).strict(),

@@ -3,7 +3,7 @@ import { operation, type Operation } from '../kit/operation.js';
 import { identityRef, meOf, projectOf, projectRef, q, qInt, type AdoCtx } from './context.js';
 import { headOf, repoOf } from './git.js';
 import { ado } from './locations.js';
-import { adoError, badRequest, iso, list, type BuildDoc, type DefinitionDoc, type ProjectDoc } from './model.js';
+import { adoError, badRequest, guidOf, iso, list, type BuildDoc, type DefinitionDoc, type ProjectDoc } from './model.js';
 
 /**
  * Build and Pipelines (`_apis/build`, `_apis/pipelines`): definitions and their revisions,
@@ -39,13 +39,13 @@ export function renderBuild(c: AdoCtx, b: BuildDoc) {
   return {
     _links: { self: { href: `${c.base}/${p.id}/_apis/build/Builds/${b.id}` }, web: { href: `${c.base}/${encodeURIComponent(p.name)}/_build/results?buildId=${b.id}` },
       sourceVersionDisplayUri: { href: `${c.base}/${p.id}/_apis/build/builds/${b.id}/sources` }, timeline: { href: `${c.base}/${p.id}/_apis/build/builds/${b.id}/Timeline` } },
-    properties: {}, tags: b.tags, validationResults: [], plans: [{ planId: c.ctx.ids.opaque(`plan:${b.id}`, 0, 32).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5') }],
+    properties: {}, tags: b.tags, validationResults: [], plans: [{ planId: guidOf(c.ctx.ids.opaque(`plan:${b.id}`, 0, 32)) }],
     templateParameters: b.templateParameters, id: b.id, buildNumber: b.buildNumber, status: b.status, ...(b.result ? { result: b.result } : {}),
     queueTime: b.queueTime, ...(b.startTime ? { startTime: b.startTime } : {}), ...(b.finishTime ? { finishTime: b.finishTime } : {}),
     url: `${c.base}/${p.id}/_apis/build/Builds/${b.id}`, definition: definitionRef(c, d), buildNumberRevision: 1, project: projectRef(c, p), uri: `vstfs:///Build/Build/${b.id}`,
     sourceBranch: b.sourceBranch, sourceVersion: b.sourceVersion, queue: { id: 9, name: 'Azure Pipelines', pool: { id: 9, name: 'Azure Pipelines', isHosted: true } },
     priority: 'normal', reason: b.reason, requestedFor: identityRef(c, b.requestedFor), requestedBy: identityRef(c, b.requestedFor), lastChangedDate: b.finishTime ?? b.startTime ?? b.queueTime,
-    lastChangedBy: identityRef(c, b.requestedFor), orchestrationPlan: { planId: c.ctx.ids.opaque(`plan:${b.id}`, 0, 32).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5') },
+    lastChangedBy: identityRef(c, b.requestedFor), orchestrationPlan: { planId: guidOf(c.ctx.ids.opaque(`plan:${b.id}`, 0, 32)) },
     logs: { id: 0, type: 'Container', url: `${c.base}/${p.id}/_apis/build/builds/${b.id}/logs` },
     repository: { id: repo.id, type: 'TfsGit', name: repo.name, url: `${c.base}/${encodeURIComponent(p.name)}/_git/${encodeURIComponent(repo.name)}`, clean: null, checkoutSubmodules: false },
     retainedByRelease: false, triggeredByBuild: null, appendCommitMessageToRunName: true,

@@ -2,7 +2,7 @@ import { jsonResponse, type ServiceRequest } from '../core/http.js';
 import { operation, type Operation } from '../kit/operation.js';
 import { identityRef, meOf, optionalProject, projectRef, q, qInt, userOf, type AdoCtx } from './context.js';
 import { ado } from './locations.js';
-import { adoError, badRequest, iso, list, type CommitDoc, type ProjectDoc, type PullRequestDoc, type RepoDoc, type ThreadDoc } from './model.js';
+import { adoError, badRequest, guidOf, iso, list, type CommitDoc, type ProjectDoc, type PullRequestDoc, type RepoDoc, type ThreadDoc } from './model.js';
 import { witUrl, workItemOf } from './wit.js';
 
 /**
@@ -88,11 +88,11 @@ export function renderPr(c: AdoCtx, pr: PullRequestDoc) {
     pullRequestId: pr.id, codeReviewId: pr.id, status: pr.status, createdBy: identityRef(c, pr.createdBy), creationDate: pr.creationDate,
     ...(pr.closedDate ? { closedDate: pr.closedDate } : {}), title: pr.title, description: pr.description,
     sourceRefName: `refs/heads/${pr.source}`, targetRefName: `refs/heads/${pr.target}`, mergeStatus: pr.mergeStatus, isDraft: pr.isDraft,
-    mergeId: c.ctx.ids.opaque(`merge:${pr.id}`, 0, 36).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/, '$1-$2-$3-$4-$5'),
+    mergeId: guidOf(c.ctx.ids.opaque(`merge:${pr.id}`, 0, 32)),
     lastMergeSourceCommit: { commitId: src, url: `${c.base}/${r.project}/_apis/git/repositories/${r.id}/commits/${src}` },
     lastMergeTargetCommit: { commitId: tgt, url: `${c.base}/${r.project}/_apis/git/repositories/${r.id}/commits/${tgt}` },
     reviewers: pr.reviewers.map((rv) => renderReviewer(c, rv, pr)),
-    labels: pr.labels.map((name) => ({ id: c.ctx.ids.opaque(`label:${name.toLowerCase()}`, 0, 32).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'), name, active: true })),
+    labels: pr.labels.map((name) => ({ id: guidOf(c.ctx.ids.opaque(`label:${name.toLowerCase()}`, 0, 32)), name, active: true })),
     ...(pr.autoCompleteSetBy ? { autoCompleteSetBy: identityRef(c, pr.autoCompleteSetBy), completionOptions: pr.completionOptions } : {}),
     url: `${c.base}/${r.project}/_apis/git/repositories/${r.id}/pullRequests/${pr.id}`, supportsIterations: true,
     ...(pr.workItems.length > 0 ? { workItemRefs: pr.workItems.map((id) => ({ id: String(id), url: witUrl(c, id) })) } : {}),

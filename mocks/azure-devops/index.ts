@@ -10,7 +10,7 @@ import { AzureDevopsDatasetSchema, type AzureDevopsDataset } from './dataset.js'
 import { gitOperations } from './git.js';
 import { loadAzureDevops } from './load.js';
 import { adoRewrite, literalsOf, locationOperations } from './locations.js';
-import { adoError, renderError } from './model.js';
+import { adoError, guidOf, renderError } from './model.js';
 import { searchOperations } from './search.js';
 import { azureDevopsViews } from './views.js';
 import { testOperations } from './testing.js';
@@ -34,7 +34,7 @@ const operations = [...locationOperations, ...coreOperations, ...witOperations, 
 const activityOf = (ctx: ServiceContext | null) => {
   // A function of the request's place in the journal only, so that another seed leaves it alone.
   const hex = createHash('sha256').update(`activity/${ctx?.seq ?? 0}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  return guidOf(hex);
 };
 
 /** 429 is ADO's throttling answer (TF400733) with Retry-After and its X-RateLimit headers. */

@@ -67,11 +67,10 @@ export function loadAzureDevops(data: AzureDevopsDataset, ctx: LoadContext): voi
     };
     db.work_items.put(String(w.id), { id: w.id, rev: 1, project: pid, fields, relations: [] });
     db.revisions.put(`${w.id}:1`, { id: w.id, rev: 1, fields });
-    w.comments.forEach((cm, k) => {
+    for (const cm of w.comments) {
       const id = ctx.ids.next('comment', 1_000_000);
       db.comments.put(`${w.id}:${id}`, { workItemId: w.id, id, version: 1, text: cm.text, format: 'markdown', createdBy: cm.author, createdDate: cm.createdDate, modifiedDate: cm.createdDate });
-      void k;
-    });
+    }
   }
   ctx.ids.reserve('workitem', maxItem);
   // Links, both ends, once every item exists.

@@ -109,3 +109,6 @@ export const projectNotFound = (project: string) => adoError(404, 'ProjectDoesNo
 export const list = (value: unknown[], headers: HeaderList = []) => jsonResponse(200, { count: value.length, value }, headers);
 
 export const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A GUID-shaped id from 32 hex characters (plan ids, merge ids, label ids). */
+export const guidOf = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;

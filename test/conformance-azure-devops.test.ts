@@ -42,6 +42,9 @@ test('azure-devops: the 40 tools answer without errors (the attachment download 
   const failed = result.outcomes.filter((o) => o.tool !== 'wit_work_item_attachment' && (o.isError || o.transportError !== null || o.entries.length === 0 || o.entries.some((e) => e.response.status >= 300)))
     .map((o) => `${o.tool}: ${o.text.slice(0, 300)}`);
   t.deepEqual(failed, []);
+  // typed-rest-client tunnels through HTTPS_PROXY with an agent of its own: the preload gives its
+  // CONNECT the endpoint's credential, so its requests are the tool call's, not direct.
+  t.true(result.outcomes.every((o) => o.entries.every((e) => e.attribution?.kind === 'mcp' && e.attribution.tool === o.tool)));
   const attachment = result.outcomes.find((o) => o.tool === 'wit_work_item_attachment')!;
   t.is(attachment.entries.at(-1)!.response.status, 404);
 });

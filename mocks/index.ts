@@ -26,6 +26,7 @@ import { pagerdutyService } from './pagerduty/index.js';
 import { exaService } from './exa/index.js';
 import { firecrawlService } from './firecrawl/index.js';
 import { mongodbAtlasService } from './mongodb-atlas/index.js';
+import { azureDevopsService } from './azure-devops/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -56,4 +57,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [exaService.id, exaService],
   [firecrawlService.id, firecrawlService],
   [mongodbAtlasService.id, mongodbAtlasService],
+  [azureDevopsService.id, azureDevopsService],
 ]);

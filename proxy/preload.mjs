@@ -141,13 +141,33 @@ function proxyAgentFor(agent) {
 function withProxyAgent(original) {
   return function request(...args) {
     const at = typeof args[0] === 'string' || args[0] instanceof URL ? 1 : 0;
-    const options = args[at];
+    let options = args[at];
+    const credential = options && typeof options === 'object' ? missingProxyCredential(options) : null;
+    if (credential !== null) args[at] = options = { ...options, headers: { ...options.headers, 'Proxy-Authorization': credential } };
     if (options && typeof options === 'object' && 'agent' in options) {
       const agent = proxyAgentFor(options.agent);
       if (agent !== options.agent) args[at] = { ...options, agent };
     }
     return original.apply(this, args);
   };
+}
+
+/**
+ * Libraries with tunnel agents of their own (typed-rest-client, through the `tunnel` package)
+ * send their CONNECT to the proxy from HTTPS_PROXY but drop the URL's userinfo: without it the
+ * proxy cannot attribute the request to its endpoint. Such a CONNECT gets the URL's credential.
+ */
+const proxyEndpoint = (() => {
+  const url = new URL(httpsProxy);
+  return url.username ? { host: url.hostname.replace(/^\[|\]$/g, ''), port: String(url.port || 80), credential: `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}` } : null;
+})();
+
+function missingProxyCredential(options) {
+  if (proxyEndpoint === null || String(options.method ?? '').toUpperCase() !== 'CONNECT') return null;
+  const host = String(options.hostname ?? options.host ?? '').replace(/^\[|\]$/g, '');
+  if (host !== proxyEndpoint.host || String(options.port ?? 80) !== proxyEndpoint.port) return null;
+  const headers = options.headers ?? {};
+  return Object.keys(headers).some((k) => k.toLowerCase() === 'proxy-authorization') ? null : proxyEndpoint.credential;
 }
 
 for (const module of [http, https]) {

@@ -23,6 +23,7 @@ import { digitaloceanService } from './digitalocean/index.js';
 import { braveService } from './brave/index.js';
 import { tavilyService } from './tavily/index.js';
 import { pagerdutyService } from './pagerduty/index.js';
+import { gitlabService } from './gitlab/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -50,4 +51,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [braveService.id, braveService],
   [tavilyService.id, tavilyService],
   [pagerdutyService.id, pagerdutyService],
+  [gitlabService.id, gitlabService],
 ]);

@@ -36,6 +36,8 @@ conformance(test, {
     () => ({ method: 'PUT', target: '/api/v4/projects/101/merge_requests/1/merge', body: {} }),
     () => ({ method: 'POST', target: '/api/v4/projects/101/issues', body: {} }),
     () => ({ method: 'GET', target: '/api/v4/user', headers: [['Authorization', 'Bearer wrong']] }),
+    (_random, i) => ({ method: 'POST', target: '/api/v4/projects/101/issues/1/discussions', body: { body: `Generated thread ${i}` } }),
+    (_random, i) => ({ method: 'POST', target: '/api/v4/projects/101/repository/commits', body: { branch: 'feature/coupons', commit_message: `Generated commit ${i}`, actions: [{ action: 'create', file_path: `gen/${i}.txt`, content: 'x' }] } }),
     () => ({ method: 'POST', target: '/api/graphql', body: { query: '{ project(fullPath: "acme/storefront") { id } }' } }),
   ],
   seeded: {

@@ -3,7 +3,7 @@ import { numericId } from '../kit/ids.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
 import { groupOf, me, visibleProject, writableProject, type GlCtx } from './context.js';
 import { resolveRef } from './git.js';
-import { glError, iso, notFound, paged, shaOf } from './model.js';
+import { glError, iso, notFound, paged, seededSha, shaOf } from './model.js';
 import { argsOf, need, str, V4 } from './params.js';
 import { renderPipelineBrief, renderUser } from './render.js';
 
@@ -146,7 +146,7 @@ export const ciExtraOperations: Operation<GlCtx>[] = [
     const file = Array.isArray(parts.file) ? parts.file[0] : parts.file;
     if (!file) throw glError(400, 'file is missing');
     const filename = (file as { filename?: string }).filename ?? 'upload';
-    const secret = shaOf('upload', project.id, c.ctx.seq).slice(0, 32);
+    const secret = seededSha(c.ctx, 'upload').slice(0, 32);
     const id = numericId(c.ctx, 'uploads');
     const content = (file as { data?: Uint8Array }).data ?? new Uint8Array();
     store(c, 'uploads').put(`${project.id}:${secret}/${filename}`, { id, filename, size: content.length, content: Buffer.from(content).toString('base64') });

@@ -42,8 +42,10 @@ export const CommitSchema = z.object({
   id: z.string().regex(/^[0-9a-f]{40}$/).optional(),
   /** The branches this commit is the new head of (later commits move them on). */
   branches: z.array(z.string().min(1)).default([]),
-  /** Parent commit; default: the head of the first of `branches` so far (none for the first commit). */
+  /** Parent commit; default: the head of `from`, else of the first of `branches` so far, else the previous commit. */
   parent: z.string().regex(/^[0-9a-f]{40}$/).nullable().optional(),
+  /** A branch whose head so far is the parent (a new branch forks from it). */
+  from: z.string().min(1).optional(),
   message: z.string().min(1),
   author: Username,
   at: Iso.optional(),

@@ -1,6 +1,6 @@
 import { unifiedDiff } from '../github/git/diff.js';
 import type { GlCtx } from './context.js';
-import { glError, iso, key, notFound, shaOf, type BranchDoc, type CommitDoc, type ProjectDoc } from './model.js';
+import { glError, iso, key, notFound, seededSha, shaOf, type BranchDoc, type CommitDoc, type ProjectDoc } from './model.js';
 
 /**
  * The repositories: commits keep their whole tree (small repositories), branches and tags point at
@@ -57,7 +57,7 @@ export function commitOn(c: GlCtx, project: ProjectDoc, branch: string, message:
   if (!existing && options.start !== undefined && !base) throw glError(400, 'You can only create or edit files when you are on a branch');
   const tree = { ...(base?.tree ?? {}) };
   change(tree);
-  const id = shaOf('commit', c.ctx.ids.next('commits'), project.id, branch, message);
+  const id = seededSha(c.ctx, 'commit');
   const commit: CommitDoc = {
     project_id: project.id, id, parent_ids: options.parents ?? (base ? [base.id] : []), title: message.split('\n')[0]!, message,
     author_id: options.authorId ?? c.user!.id, authored_date: iso(c.ctx.nowMs), tree,

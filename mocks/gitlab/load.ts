@@ -58,7 +58,8 @@ function loadProject(db: Db, p: ProjectData, ctx: LoadContext, at: (v: string | 
   const heads = new Map<string, string>();
   let previous: string | null = null;
   for (const [index, c] of p.commits.entries()) {
-    const parent: string | null = c.parent !== undefined ? c.parent : (c.branches[0] !== undefined ? heads.get(c.branches[0]) ?? previous : previous) ?? null;
+    if (c.from !== undefined && !heads.has(c.from)) throw new Error(`dataset/gitlab.json: project ${p.path}: commit ${index} forks from ${c.from}, which has no commit yet`);
+    const parent: string | null = c.parent !== undefined ? c.parent : c.from !== undefined ? heads.get(c.from)! : (c.branches[0] !== undefined ? heads.get(c.branches[0]) ?? previous : previous) ?? null;
     const base = parent ? db.commits.get(key(p.id, parent)) : undefined;
     if (parent && !base) throw new Error(`dataset/gitlab.json: project ${p.path}: commit ${index} has an unknown parent ${parent}`);
     const tree: Record<string, string> = { ...(base?.tree ?? {}) };
@@ -97,7 +98,7 @@ function loadProject(db: Db, p: ProjectData, ctx: LoadContext, at: (v: string | 
   const addDiscussions = (type: 'Issue' | 'MergeRequest', noteableId: number, iid: number, discussions: DiscussionData[], position: (d: DiscussionData) => Position | null) => {
     for (const d of discussions) {
       const first = ++ids.note + 100_000;
-      const discussionId = discussionIdOf(p.id, first);
+      const discussionId = discussionIdOf(ctx);
       const pos = position(d);
       const notes = [d, ...d.replies];
       notes.forEach((n, i) => {

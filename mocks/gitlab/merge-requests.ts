@@ -388,7 +388,7 @@ function publish(c: GlCtx, project: ProjectDoc, mr: MergeRequestDoc, d: ReturnTy
   const now = iso(c.ctx.nowMs);
   const thread = d.position !== null || d.discussion_id !== null;
   c.db.notes.put(id, {
-    id, project_id: project.id, noteable_type: 'MergeRequest', noteable_id: mr.id, noteable_iid: mr.iid, discussion_id: d.discussion_id ?? discussionIdOf(project.id, id),
+    id, project_id: project.id, noteable_type: 'MergeRequest', noteable_id: mr.id, noteable_iid: mr.iid, discussion_id: d.discussion_id ?? discussionIdOf(c.ctx),
     individual: !thread, type: d.position ? 'DiffNote' : thread ? 'DiscussionNote' : null, body: d.note, author_id: d.author_id, system: false, internal: false,
     created_at: now, updated_at: now, resolvable: thread, resolved: false, resolved_by_id: null, position: d.position,
   });

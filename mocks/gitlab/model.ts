@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { jsonResponse, type HeaderList, type ServiceResponse } from '../core/http.js';
 import type { Collection, DocumentStore } from '../core/store.js';
+import type { LoadContext } from '../core/service.js';
 import { ServiceError } from '../kit/errors.js';
+import { uuidId } from '../kit/ids.js';
 import { pageParams } from '../kit/pagination/page-link.js';
 
 /** The store's documents, as the mock keeps them (rendered into GitLab's shapes by render.ts). */
@@ -111,8 +113,11 @@ export function shaOf(...parts: (string | number)[]): string {
   return createHash('sha1').update(parts.join('\0')).digest('hex');
 }
 
-/** A discussion id: 40 hex digits, as GitLab's are. */
-export const discussionIdOf = (projectId: number, noteId: number): string => shaOf('discussion', projectId, noteId);
+/** 40 hex digits from the seeded IDs (discussion ids, new commits' SHAs): the same seed gives the same ones. */
+export function seededSha(ctx: Pick<LoadContext, 'ids'>, kind: string): string {
+  return shaOf(kind, uuidId(ctx, kind));
+}
+export const discussionIdOf = (ctx: Pick<LoadContext, 'ids'>): string => seededSha(ctx, 'discussion');
 
 /**
  * GitLab's errors: `{"message": …}` from the API's own checks (`404 Project Not Found`,

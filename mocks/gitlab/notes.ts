@@ -41,7 +41,7 @@ export function systemNote(c: GlCtx, project: ProjectDoc, kind: Kind | 'Commit',
   const id = numericId(c.ctx, 'notes');
   const now = iso(c.ctx.nowMs);
   return c.db.notes.put(id, {
-    id, project_id: project.id, noteable_type: kind, noteable_id: noteableId, noteable_iid: iid, discussion_id: discussionIdOf(project.id, id),
+    id, project_id: project.id, noteable_type: kind, noteable_id: noteableId, noteable_iid: iid, discussion_id: discussionIdOf(c.ctx),
     individual: true, type: null, body, author_id: me(c).id, system: true, internal: false, created_at: now, updated_at: now,
     resolvable: false, resolved: false, resolved_by_id: null, position: null,
   });
@@ -54,7 +54,7 @@ function addNote(c: GlCtx, project: ProjectDoc, kind: Kind, target: { id: number
   const thread = options.discussion !== undefined || options.thread === true || (options.position ?? null) !== null;
   const note = c.db.notes.put(id, {
     id, project_id: project.id, noteable_type: kind, noteable_id: target.id, noteable_iid: target.iid,
-    discussion_id: options.discussion ?? discussionIdOf(project.id, id), individual: !thread,
+    discussion_id: options.discussion ?? discussionIdOf(c.ctx), individual: !thread,
     type: options.position ? 'DiffNote' : thread ? 'DiscussionNote' : null, body, author_id: me(c).id, system: false, internal: options.internal ?? false,
     created_at: now, updated_at: now, resolvable: kind === 'MergeRequest' && thread, resolved: false, resolved_by_id: null, position: options.position ?? null,
   });

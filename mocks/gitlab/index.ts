@@ -9,7 +9,7 @@ import { graphqlOperations } from './graphql.js';
 import { issueOperations } from './issues.js';
 import { loadGitlab } from './load.js';
 import { mergeRequestOperations } from './merge-requests.js';
-import { glError, glParamError, glRouteNotFound, renderError } from './model.js';
+import { dbOf, glError, glParamError, glRouteNotFound, key, renderError } from './model.js';
 import { noteOperations } from './notes.js';
 import { pipelineOperations } from './pipelines.js';
 import { planningOperations } from './planning.js';
@@ -92,5 +92,18 @@ export const gitlabService = defineService<GitlabDataset, GlCtx>({
     pipelines: ['updated_at', 'sha'],
     jobs: ['created_at', 'finished_at', 'sha'],
     projects: ['last_activity_at'],
+  },
+  views: (store) => {
+    // Every branch's files, by `path/with/namespace@branch:file`, for state expectations.
+    const db = dbOf(store);
+    const files: Record<string, unknown> = {};
+    for (const branch of db.branches.values()) {
+      const project = db.projects.get(branch.project_id);
+      const commit = db.commits.get(key(branch.project_id, branch.commit));
+      if (!project || !commit) continue;
+      const repo = `${project.namespace_full_path}/${project.path}`;
+      for (const [path, content] of Object.entries(commit.tree)) files[`${repo}@${branch.name}:${path}`] = { project: repo, branch: branch.name, path, content };
+    }
+    return { files };
   },
 });

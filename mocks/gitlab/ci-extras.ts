@@ -145,10 +145,10 @@ export const ciExtraOperations: Operation<GlCtx>[] = [
     const parts = call.decoded.kind === 'multipart' ? call.decoded.value : {};
     const file = Array.isArray(parts.file) ? parts.file[0] : parts.file;
     if (!file) throw glError(400, 'file is missing');
-    const filename = (file as { filename?: string }).filename ?? 'upload';
+    const filename = file.filename ?? 'upload';
     const secret = seededSha(c.ctx, 'upload').slice(0, 32);
     const id = numericId(c.ctx, 'uploads');
-    const content = (file as { data?: Uint8Array }).data ?? new Uint8Array();
+    const content = file.bytes;
     store(c, 'uploads').put(`${project.id}:${secret}/${filename}`, { id, filename, size: content.length, content: Buffer.from(content).toString('base64') });
     const url = `/uploads/${secret}/${filename}`;
     return json({ id, alt: filename.replace(/\.[^.]*$/, ''), url, full_path: `/-/project/${project.id}${url}`, markdown: `[${filename}](${url})` }, 201);

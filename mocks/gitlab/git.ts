@@ -43,6 +43,14 @@ export function history(c: GlCtx, projectId: number, head: string): CommitDoc[] 
   return out.sort((a, b) => b.authored_date.localeCompare(a.authored_date) || 0);
 }
 
+/** The newest commit reachable from `head` that changed `path` (GitLab's `last_commit_id` of a file). */
+export function lastCommitFor(c: GlCtx, projectId: number, head: string, path: string): CommitDoc | undefined {
+  return history(c, projectId, head).find((x) => {
+    const parent = x.parent_ids[0] ? c.db.commits.get(key(projectId, x.parent_ids[0])) : undefined;
+    return parent?.tree[path] !== x.tree[path];
+  });
+}
+
 /** The newest commit both `a` and `b` reach (the merge base). */
 export function mergeBase(c: GlCtx, projectId: number, a: string, b: string): string | null {
   const reachable = new Set(history(c, projectId, a).map((x) => x.id));

@@ -1,3 +1,4 @@
+import { parseNestedForm } from '../kit/bodies.js';
 import type { Call } from '../kit/operation.js';
 import { glParamError } from './model.js';
 
@@ -14,6 +15,17 @@ export function argsOf(call: Call<unknown, unknown, unknown>): Record<string, un
     const name = k.endsWith('[]') ? k.slice(0, -2) : k;
     if (k.endsWith('[]')) out[name] = [...((out[name] as string[] | undefined) ?? []), v];
     else out[name] = v;
+  }
+  if (call.decoded.kind === 'multipart') {
+    // Multipart fields (gitbeaker sends `position[new_line]` so), nested as a form would be; files stay parts.
+    const fields = new URLSearchParams();
+    for (const [name, part] of Object.entries(call.decoded.value)) {
+      const first = Array.isArray(part) ? part[0] : part;
+      if (first && first.filename === undefined) fields.append(name, first.text);
+      else out[name] = part;
+    }
+    Object.assign(out, parseNestedForm(fields.toString()));
+    return out;
   }
   const value = call.decoded.value;
   if (value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array)) Object.assign(out, value);

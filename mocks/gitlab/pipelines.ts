@@ -96,7 +96,7 @@ export const pipelineOperations: Operation<GlCtx>[] = [
   operation<GlCtx, `${typeof P}/pipelines/:pipeline/jobs`>('pipelines.jobs', rest('GET', `${P}/pipelines/:pipeline/jobs`), (call, c) => {
     const project = visibleProject(c, call.params.id);
     const pipeline = pipelineOf(c, project, call.params.pipeline);
-    return paged(filterJobs(c.db.jobs.filter((j) => j.pipeline_id === pipeline.id), call.req.query).sort((a, b) => a.id - b.id), call.req, (j) => renderJob(c, j));
+    return paged(filterJobs(c.db.jobs.filter((j) => j.pipeline_id === pipeline.id), call.req.query), call.req, (j) => renderJob(c, j));
   }),
   operation<GlCtx, `${typeof P}/pipelines/:pipeline/bridges`>('pipelines.bridges', rest('GET', `${P}/pipelines/:pipeline/bridges`), (call, c) => {
     pipelineOf(c, visibleProject(c, call.params.id), call.params.pipeline);

@@ -1,7 +1,7 @@
 import { bytes, emptyResponse, jsonResponse, type ServiceResponse } from '../core/http.js';
 import { operation, rest, type Operation } from '../kit/operation.js';
 import { visibleProject, writableProject, type GlCtx } from './context.js';
-import { blobId, branchOf, commitOn, history, mergeBase, resolveRef, treeDiff } from './git.js';
+import { blobId, branchOf, commitOn, history, lastCommitFor, mergeBase, resolveRef, treeDiff } from './git.js';
 import { glError, iso, key, notFound, paged, type CommitDoc, type ProjectDoc } from './model.js';
 import { argsOf, need, str, V4 } from './params.js';
 import { renderBranch, renderCommit } from './render.js';
@@ -22,10 +22,7 @@ function fileAnswer(c: GlCtx, project: ProjectDoc, path: string, ref: string): R
   const commit = resolveRef(c, project, ref);
   const content = commit?.tree[path];
   if (!commit || content === undefined) throw notFound('File');
-  const last = history(c, project.id, commit.id).find((x) => {
-    const parent = x.parent_ids[0] ? c.db.commits.get(key(project.id, x.parent_ids[0])) : undefined;
-    return parent?.tree[path] !== x.tree[path];
-  }) ?? commit;
+  const last = lastCommitFor(c, project.id, commit.id, path) ?? commit;
   return {
     file_name: path.split('/').at(-1), file_path: path, size: Buffer.byteLength(content), encoding: 'base64',
     content_sha256: blobId(`sha256:${content}`), ref, blob_id: blobId(content), commit_id: commit.id, last_commit_id: last.id,
@@ -121,7 +118,7 @@ export const repositoryOperations: Operation<GlCtx>[] = [
     if (!base) throw glError(400, 'You can only create or edit files when you are on a branch');
     if (base.tree[call.params.path] === undefined) throw glError(400, "A file with this name doesn't exist");
     const lastId = str(args, 'last_commit_id');
-    if (lastId !== undefined && lastId !== base.id && !history(c, project.id, base.id).slice(0, 1).some((x) => x.id === lastId)) {
+    if (lastId !== undefined && lastId !== lastCommitFor(c, project.id, base.id, call.params.path)?.id) {
       throw glError(400, 'You are attempting to update a file that has changed since you started editing it.');
     }
     commitOn(c, project, branch, message, (tree) => { tree[call.params.path] = decodeContent(args); }, { start: start ?? null });

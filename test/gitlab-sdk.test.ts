@@ -45,3 +45,23 @@ test('@gitbeaker/rest reads and writes the mock like gitlab.com', async (t) => {
   t.is(out.onBranch, '# SDK\n');
   t.deepEqual(out.compare, ['docs/sdk.md']);
 });
+
+test('the MCP server starts through HTTPS_PROXY; its npm update check is answered as noise, never forwarded', async (t) => {
+  t.timeout(120_000);
+  const mcp = await startStack({ scenarioDir: 'mocks/gitlab/conformance', ports: 'ephemeral', caDir: testCaDir(), endpoints: true });
+  try {
+    // The check is fire-and-forget after startup: wait for its entry in the journal.
+    const noise = async () => {
+      const out: { kind: string; host: string; status: number; target: string }[] = [];
+      for await (const e of mcp.world.journal.entries()) if (e.host === 'registry.npmjs.org') out.push({ kind: e.kind, host: e.host, status: e.response.status, target: e.target });
+      return out;
+    };
+    let seen = await noise();
+    for (let i = 0; i < 100 && seen.length === 0; i++) seen = await new Promise((resolve) => setTimeout(() => resolve(noise()), 200));
+    t.true(seen.length >= 1, 'the update check reached the world');
+    for (const entry of seen) t.like(entry, { kind: 'noise', host: 'registry.npmjs.org', status: 404 });
+    t.regex(seen[0]!.target, /zereight/);
+  } finally {
+    await mcp.close();
+  }
+});

@@ -18,7 +18,7 @@ const manifests = scenarioSuite({
 
 scenarioSetSuite('GitLab', 'gitlab', manifests, [
   { collection: 'issues', min: 20, what: 'a non-trivial instance (issues)' },
-  { collection: 'commits', min: 3, what: 'a non-trivial instance (commits)' },
+  { collection: 'users', min: 4, what: 'a non-trivial instance (users)' },
 ]);
 
 interface Act { method: string; target: string; body?: unknown }

@@ -10,7 +10,7 @@ import { gradeNearMiss, scenarioSuite } from './helpers/scenario-suite.js';
 const dir = join('scenarios', 'code', 'cross', 'circleci-failure-gitlab-mr');
 const manifest = scenarioSuite({
   service: 'gitlab',
-  services: ['gitlab', 'circleci'],
+  services: ['circleci', 'gitlab'],
   dirs: [dir],
   credentialOk: (world, credential) => world.state().gitlab?.tokens?.[credential as string] !== undefined,
 }).get(dir)!;

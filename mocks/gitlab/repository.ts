@@ -1,5 +1,5 @@
 import { bytes, emptyResponse, jsonResponse, type ServiceResponse } from '../core/http.js';
-import { operation, rest, type Operation } from '../kit/operation.js';
+import { operation, rest, type Call, type Operation } from '../kit/operation.js';
 import { visibleProject, writableProject, type GlCtx } from './context.js';
 import { blobId, branchOf, commitOn, history, lastCommitFor, mergeBase, resolveRef, treeDiff } from './git.js';
 import { glError, iso, key, notFound, paged, type CommitDoc, type ProjectDoc } from './model.js';
@@ -28,6 +28,17 @@ function fileAnswer(c: GlCtx, project: ProjectDoc, path: string, ref: string): R
     content_sha256: blobId(`sha256:${content}`), ref, blob_id: blobId(content), commit_id: commit.id, last_commit_id: last.id,
     execute_filemode: false, content: Buffer.from(content).toString('base64'),
   };
+}
+
+/** What a file write names: the branch (or `start_branch` for a new one), the message, the commit it starts from. */
+function fileWrite(call: Call<{ id: string }, unknown, unknown>, c: GlCtx) {
+  const project = writableProject(c, call.params.id);
+  const args = argsOf(call);
+  const branch = need(args, 'branch');
+  const message = need(args, 'commit_message');
+  const start = str(args, 'start_branch');
+  const base = resolveRef(c, project, c.db.branches.has(key(project.id, branch)) ? branch : start ?? null);
+  return { project, args, branch, message, start, base };
 }
 
 function decodeContent(args: Record<string, unknown>): string {
@@ -97,24 +108,14 @@ export const repositoryOperations: Operation<GlCtx>[] = [
     return json(fileAnswer(c, project, call.params.path, ref));
   }),
   operation<GlCtx, `${typeof P}/files/:path`>('files.create', rest('POST', `${P}/files/:path`), (call, c) => {
-    const project = writableProject(c, call.params.id);
-    const args = argsOf(call);
-    const branch = need(args, 'branch');
-    const message = need(args, 'commit_message');
-    const start = str(args, 'start_branch');
-    const base = resolveRef(c, project, c.db.branches.has(key(project.id, branch)) ? branch : start ?? null);
+    const { project, args, branch, message, start, base } = fileWrite(call, c);
     if (base?.tree[call.params.path] !== undefined) throw glError(400, 'A file with this name already exists');
     if (!c.db.branches.has(key(project.id, branch)) && start === undefined) throw glError(400, 'You can only create or edit files when you are on a branch');
     commitOn(c, project, branch, message, (tree) => { tree[call.params.path] = decodeContent(args); }, { start: start ?? null });
     return json({ file_path: call.params.path, branch }, 201);
   }),
   operation<GlCtx, `${typeof P}/files/:path`>('files.update', rest('PUT', `${P}/files/:path`), (call, c) => {
-    const project = writableProject(c, call.params.id);
-    const args = argsOf(call);
-    const branch = need(args, 'branch');
-    const message = need(args, 'commit_message');
-    const start = str(args, 'start_branch');
-    const base = resolveRef(c, project, c.db.branches.has(key(project.id, branch)) ? branch : start ?? null);
+    const { project, args, branch, message, start, base } = fileWrite(call, c);
     if (!base) throw glError(400, 'You can only create or edit files when you are on a branch');
     if (base.tree[call.params.path] === undefined) throw glError(400, "A file with this name doesn't exist");
     const lastId = str(args, 'last_commit_id');

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
+import { loadCatalog } from '../catalog/load.js';
 import { startStack, type Stack } from '../catalog/stack.js';
 import { nodeClientEnv, run } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
@@ -46,9 +47,12 @@ test('@gitbeaker/rest reads and writes the mock like gitlab.com', async (t) => {
   t.deepEqual(out.compare, ['docs/sdk.md']);
 });
 
-test('the MCP server starts through HTTPS_PROXY; its npm update check is answered as noise, never forwarded', async (t) => {
+test('with its update check on, the MCP server\'s npm registry request is answered as noise, never forwarded', async (t) => {
   t.timeout(120_000);
-  const mcp = await startStack({ scenarioDir: 'mocks/gitlab/conformance', ports: 'ephemeral', caDir: testCaDir(), endpoints: true });
+  // The catalog turns the check off (it lands in the journal at an unpredictable point): on here.
+  const loaded = loadCatalog();
+  const endpoints = loaded.catalog.endpoints.map((e) => (e.id === 'gitlab' ? { ...e, env: Object.fromEntries(Object.entries(e.env).filter(([k]) => k !== 'GITLAB_DISABLE_VERSION_CHECK')) } : e));
+  const mcp = await startStack({ scenarioDir: 'mocks/gitlab/conformance', ports: 'ephemeral', caDir: testCaDir(), endpoints: true, catalog: { ...loaded, catalog: { ...loaded.catalog, endpoints } } });
   try {
     // The check is fire-and-forget after startup: wait for its entry in the journal.
     const noise = async () => {

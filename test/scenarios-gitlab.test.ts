@@ -21,6 +21,10 @@ scenarioSetSuite('GitLab', 'gitlab', manifests, [
   { collection: 'users', min: 4, what: 'a non-trivial instance (users)' },
 ]);
 
+// !8's diff_refs in comment-on-window-diff-line (dataset commit ids).
+const BASE = 'b32f8ef01ea07889a96f56dcf1042d6043042f12';
+const HEAD = '864e2b48751ccf3e73a99ee23a54e765fd8bf54d';
+
 interface Act { method: string; target: string; body?: unknown }
 
 async function nearMiss(t: import('ava').ExecutionContext, id: string, acts: Act[]): Promise<void> {
@@ -42,4 +46,13 @@ test('near misses straight through the API score 0', async (t) => {
   // The look-alike !14 in the archive project, and the green draft.
   await nearMiss(t, 'code/gitlab/merge-green-charge-idempotency', [{ method: 'PUT', target: '/api/v4/projects/orbital-archive%2Fpayments/merge_requests/14/merge', body: {} }]);
   await nearMiss(t, 'code/gitlab/merge-green-charge-idempotency', [{ method: 'PUT', target: '/api/v4/projects/301/merge_requests/13', body: { title: 'Redis store for idempotency keys' } }, { method: 'PUT', target: '/api/v4/projects/301/merge_requests/13/merge', body: {} }]);
+  // The same-titled #36 in the legacy project.
+  await nearMiss(t, 'code/gitlab/close-duplicate-push-issue', [
+    { method: 'POST', target: '/api/v4/projects/harbor%2Fmobile-app-legacy/issues/36/notes', body: { body: 'Duplicate of #31' } },
+    { method: 'PUT', target: '/api/v4/projects/harbor%2Fmobile-app-legacy/issues/36', body: { add_labels: 'duplicate', state_event: 'close' } },
+  ]);
+  // The MAX_REQUESTS line (1) instead of WINDOW_MS (2); a general comment instead of a diff note.
+  const position = { base_sha: BASE, start_sha: BASE, head_sha: HEAD, position_type: 'text', old_path: 'src/ratelimit.ts', new_path: 'src/ratelimit.ts' };
+  await nearMiss(t, 'code/gitlab/comment-on-window-diff-line', [{ method: 'POST', target: '/api/v4/projects/501/merge_requests/8/discussions', body: { body: 'Should be 60 * 1000', position: { ...position, new_line: 1 } } }]);
+  await nearMiss(t, 'code/gitlab/comment-on-window-diff-line', [{ method: 'POST', target: '/api/v4/projects/501/merge_requests/8/notes', body: { body: 'WINDOW_MS should be 60 * 1000' } }]);
 });

@@ -27,6 +27,7 @@ import { exaService } from './exa/index.js';
 import { firecrawlService } from './firecrawl/index.js';
 import { mongodbAtlasService } from './mongodb-atlas/index.js';
 import { azureDevopsService } from './azure-devops/index.js';
+import { gitlabService } from './gitlab/index.js';
 
 /** Every mock toolbench has, by catalog id. The catalog says which hosts reach each. */
 export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Map<string, ServiceDefinition>([
@@ -58,4 +59,5 @@ export const serviceDefinitions: ReadonlyMap<string, ServiceDefinition> = new Ma
   [firecrawlService.id, firecrawlService],
   [mongodbAtlasService.id, mongodbAtlasService],
   [azureDevopsService.id, azureDevopsService],
+  [gitlabService.id, gitlabService],
 ]);

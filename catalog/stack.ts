@@ -12,8 +12,8 @@ import { serveProxyForWorld, type ServedProxy } from '../proxy/for-world.js';
 import { PRELOAD_PATH } from '../proxy/preload-path.js';
 import { serveWorld, type ServedWorld } from '../proxy/serve.js';
 import type { Listening } from '../proxy/service-listener.js';
-import { baselineCredential, scenarioEndpoints } from './scenario-endpoints.js';
-import type { EndpointEntry } from './schema.js';
+import { baselineCredential, scenarioEndpoints, type EndpointChoice } from './scenario-endpoints.js';
+import type { Catalog, EndpointEntry } from './schema.js';
 import type { RunningEndpoint } from './supervisor.js';
 
 export interface StackOptions {
@@ -28,11 +28,14 @@ export interface StackOptions {
   host?: string;
   caDir?: string;
   /**
-   * Start MCP endpoints and their bridges: those of the scenario's services (`true`), or every
-   * catalog endpoint (`'all'`, for capturing tool lists; a service without a scenario credential
-   * then gets a placeholder one).
+   * Start MCP endpoints and their bridges (none with `false`): see `EndpointSelection`; `true`
+   * is `'scenario'`.
    */
-  endpoints: boolean | 'all';
+  endpoints: boolean | EndpointSelection;
+  /** Per endpoint, how long its server may take to list its tools (default 120 s; 0: no limit). */
+  readyTimeoutMs?: number;
+  /** Told as each endpoint becomes ready (its tool list answered), in the order they do. */
+  onReady?: (ready: EndpointReadiness) => void;
   /** Endpoint servers' stderr logs go here (`<endpoint>.stderr.log`); discarded without it. */
   logDir?: string;
   /** More proxy clients to issue credentials for (their requests are `direct` unless they are endpoints). */
@@ -59,6 +62,43 @@ export interface StackEndpoint {
   entry: EndpointEntry;
   running: RunningEndpoint;
   bridge: Listening;
+  readiness: EndpointReadiness;
+}
+
+/**
+ * Which endpoints a trial attaches. `scenario`: those of the scenario's services (its own
+ * `endpoints` list, else every one not `opt_in`). `all`: those, plus every endpoint of every
+ * other catalog service, which answers from the baseline dataset (distractors: docs/trials.md).
+ * A list: exactly these endpoint ids.
+ */
+export type EndpointSelection = 'all' | 'scenario' | readonly string[];
+
+/** One endpoint's start: how long from spawn to its tool list, and how many tools. */
+export interface EndpointReadiness {
+  endpoint: string;
+  readyMs: number;
+  tools: number;
+}
+
+/** The endpoints a selection names, in catalog order; an unknown id is a usage error. */
+export function selectEndpoints(selection: EndpointSelection, manifest: EndpointChoice, catalog: Catalog): EndpointEntry[] {
+  if (selection === 'scenario') return scenarioEndpoints(manifest, catalog);
+  if (selection === 'all') {
+    const own = new Set(scenarioEndpoints(manifest, catalog).map((entry) => entry.id));
+    // The scenario decides for its own services (an opt_in second server needs its credential); every other service's endpoints all come.
+    return catalog.endpoints.filter((entry) => own.has(entry.id) || !manifest.services.includes(entry.service));
+  }
+  const unknown = selection.filter((id) => !catalog.endpoints.some((entry) => entry.id === id));
+  if (unknown.length > 0) throw new ToolbenchError('TB_ERR_USAGE', `--endpoints: no endpoint ${unknown.map((id) => `"${id}"`).join(', ')} in the catalog`);
+  return catalog.endpoints.filter((entry) => selection.includes(entry.id));
+}
+
+/** `--endpoints all|scenario|ID,ID…` as the CLI takes it. */
+export function parseEndpointSelection(text: string): EndpointSelection {
+  if (text === 'all' || text === 'scenario') return text;
+  const ids = text.split(',').map((id) => id.trim()).filter((id) => id.length > 0);
+  if (ids.length === 0) throw new ToolbenchError('TB_ERR_USAGE', `--endpoints "${text}": give all, scenario, or endpoint ids separated by commas`);
+  return ids;
 }
 
 export interface Stack extends OpenedWorld {
@@ -130,18 +170,23 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         import('./bridge.js'), import('./mcp-log.js'), import('./supervisor.js'),
       ]);
       const mcpLog = new McpLog(world.journal, () => world.clock.current);
-      const wanted = options.endpoints === 'all' ? catalog.catalog.endpoints : scenarioEndpoints(manifest, catalog.catalog);
+      const selection = options.endpoints === true ? 'scenario' : options.endpoints;
+      const wanted = selectEndpoints(selection, manifest, catalog.catalog);
       if (options.logDir) mkdirSync(options.logDir, { recursive: true });
-      // One after another: their startup requests then come in a fixed order.
-      for (const entry of wanted) {
+      // All at once: 30 servers one after another would take minutes. Their startup requests
+      // then interleave in the journal in whatever order they come; replay re-issues them in the
+      // journal's order, and the agent's requests all come after every endpoint is ready.
+      const started = await Promise.allSettled(wanted.map(async (entry): Promise<StackEndpoint> => {
         const stderr = options.logDir ? await openLog(join(options.logDir, `${entry.id}.stderr.log`)) : discard();
         closers.push(() => new Promise<void>((done) => stderr.end(done)));
+        const began = performance.now();
         const running = await RunningEndpoint.start({
           endpoint: entry,
-          credential: manifest.credentials[entry.service] ?? (options.endpoints === 'all' ? baselineCredential(catalog.catalog, entry) : undefined),
+          credential: manifest.credentials[entry.service] ?? (manifest.services.includes(entry.service) ? undefined : baselineCredential(catalog.catalog, entry)),
           tracker,
           mcpLog,
           stderr,
+          readyTimeoutMs: options.readyTimeoutMs,
           network: {
             proxyUrl: proxy.proxy.urlFor(entry.id),
             caPath: proxy.certs.ca.certPath,
@@ -152,10 +197,20 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           onCrash: (id, exit) => options.onCrash?.(id, `the ${id} MCP server exited with ${describeExit(exit)}`),
         });
         closers.push(() => running.close());
+        const readiness = { endpoint: entry.id, readyMs: Math.round(performance.now() - began), tools: running.tools.length };
+        options.onReady?.(readiness);
         const bridge = await serveBridge(running, { host: options.host, port: pick(undefined, entry.bridge_port) });
         closers.push(() => bridge.close());
-        endpoints.set(entry.id, { entry, running, bridge });
+        return { entry, running, bridge, readiness };
+      }));
+      const failed = started.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as Error] : []));
+      if (failed.length === 1) throw failed[0];
+      if (failed.length > 1) {
+        throw new ToolbenchError(failed.every((e) => e instanceof ToolbenchError && e.code === 'TB_ERR_SCENARIO') ? 'TB_ERR_SCENARIO' : 'TB_ERR_CATALOG',
+          `${failed.length} of ${wanted.length} endpoints did not start:\n${failed.map((e) => `- ${e.message}`).join('\n')}`, { cause: failed[0] });
       }
+      // Catalog order, whatever order they became ready in: MCP configs list them alike every trial.
+      for (const outcome of started) if (outcome.status === 'fulfilled') endpoints.set(outcome.value.entry.id, outcome.value);
     }
     return finish(proxy);
 

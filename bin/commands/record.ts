@@ -8,7 +8,8 @@ import { recordTrial } from '../../scenarios/record.js';
 import { ToolbenchError } from '../../mocks/core/errors.js';
 import { CHAOS_LEVELS, type ChaosLevel } from '../../mocks/core/fault-plan.js';
 import { colors } from '../../replay/colors.js';
-import { DEFAULT_SCENARIO, seedOption } from '../shared.js';
+import { parseEndpointSelection } from '../../catalog/endpoint-selection.js';
+import { DEFAULT_SCENARIO, endpointsOption, readyTimeoutMs, readyTimeoutOption, seedOption } from '../shared.js';
 
 interface RecordArgs {
   scenario: string;
@@ -21,6 +22,9 @@ interface RecordArgs {
   json: boolean;
   quiet: boolean;
   strict: boolean;
+  endpoints: string;
+  tools: 'all' | 'router';
+  'ready-timeout': number;
   '--'?: (string | number)[];
 }
 
@@ -37,6 +41,9 @@ export const recordCommand: CommandModule<{}, RecordArgs> = {
     .option('timeout', { type: 'number', default: 1800, describe: 'Seconds before the agent (its whole process group) is stopped; the result says timed_out' })
     .option('strict', { type: 'boolean', default: false, describe: 'Fail the trial when any API call bypassed MCP (mcp_bypass > 0)' })
     .option('chaos', { choices: CHAOS_LEVELS, default: 'none' as ChaosLevel, describe: 'Fault preset added to the scenario\'s [[faults]] (docs/faults.md)' })
+    .option('endpoints', endpointsOption)
+    .option('tools', { choices: ['all', 'router'] as const, default: 'all' as const, describe: 'The tools the agent sees: every endpoint\'s own (all), or the router\'s two over every endpoint (router)' })
+    .option('ready-timeout', readyTimeoutOption)
     .option('json', { type: 'boolean', default: false, describe: 'Print result.json instead of the summary' })
     .option('quiet', { type: 'boolean', default: false, describe: 'Do not echo the agent\'s output' })
     .example('$0 record --agent oracle', 'the example scenario, solved by its oracle')
@@ -67,6 +74,7 @@ export const recordCommand: CommandModule<{}, RecordArgs> = {
       const { result, outDir, agentStderr } = await recordTrial({
         scenarioDir: args.scenario, outDir: out, seed: args.seed, agent, caDir: args['ca-dir'], strict: args.strict,
         timeoutMs: args.timeout * 1000, signal: abort.signal, chaos: args.chaos, echo: !args.quiet && !args.json,
+        endpoints: parseEndpointSelection(args.endpoints), tools: args.tools, readyTimeoutMs: readyTimeoutMs(args['ready-timeout']),
       });
       if (args.json) process.stdout.write(JSON.stringify(result) + '\n');
       else process.stdout.write(summary(result, outDir, colors(process.env.NO_COLOR)));

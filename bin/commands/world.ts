@@ -2,13 +2,16 @@ import type { CommandModule } from 'yargs';
 import { CHAOS_LEVELS, type ChaosLevel } from '../../mocks/core/fault-plan.js';
 import { loadAdminToken } from '../../proxy/admin-token.js';
 import { loadSecret } from '../../proxy/world-secret.js';
-import { DEFAULT_SCENARIO, onShutdown, seedOption } from '../shared.js';
+import { parseEndpointSelection } from '../../catalog/endpoint-selection.js';
+import { DEFAULT_SCENARIO, endpointsOption, onShutdown, readyTimeoutMs, readyTimeoutOption, seedOption } from '../shared.js';
 import { WorldReadySchema, type WorldReady } from '../world-ready.js';
 import { proxyOptions, type ProxyArgs } from './proxy.js';
 
 interface WorldArgs extends ProxyArgs {
   proxy: boolean;
   mcp: boolean;
+  endpoints: string;
+  'ready-timeout': number;
   'secret-file'?: string;
   'admin-token-file'?: string;
   scenario: string;
@@ -29,7 +32,9 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
     .option('scenario', { type: 'string', default: DEFAULT_SCENARIO, describe: 'Scenario directory (holds scenario.toml and dataset/)' })
     .option('seed', seedOption)
     .option('chaos', { choices: CHAOS_LEVELS, default: 'none' as ChaosLevel, describe: 'Fault preset added to the scenario\'s [[faults]]: seeded 429/5xx, resets, timeouts and latency (docs/faults.md)' })
-    .option('mcp', { type: 'boolean', default: false, describe: 'Also start the scenario\'s MCP endpoints and their Streamable HTTP bridges (catalog ports 7101…), and POST /_bench/grade' })
+    .option('mcp', { type: 'boolean', default: false, describe: 'Also start MCP endpoints (--endpoints) and their Streamable HTTP bridges (catalog ports 7101…), and POST /_bench/grade' })
+    .option('endpoints', { ...endpointsOption, describe: `With --mcp: ${endpointsOption.describe}` })
+    .option('ready-timeout', readyTimeoutOption)
     .option('admin-port', { type: 'number', default: 8100, describe: 'Admin API port (0 = any free port)' })
     .option('ports', { choices: ['catalog', 'ephemeral'] as const, default: 'catalog' as const, describe: 'Service, bridge, proxy and admin ports: the catalog\'s, or any free ones' })
     .option('journal', { type: 'string', describe: 'Write the journal (LevelDB) to this new directory; default: in memory' })
@@ -43,7 +48,7 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
     const [{ startStack }, { gradingRoutes }] = await Promise.all([import('../../catalog/stack.js'), import('../../scenarios/grade-world.js')]);
     const stack = await startStack({
       scenarioDir: args.scenario, seed: args.seed, journalDir: args.journal, chaos: args.chaos, ports: args.ports, host: args.host,
-      caDir: args['ca-dir'], proxy: args.proxy, endpoints: args.mcp, logDir: args['log-dir'], mcpClients: args.client,
+      caDir: args['ca-dir'], proxy: args.proxy, endpoints: args.mcp && parseEndpointSelection(args.endpoints), readyTimeoutMs: readyTimeoutMs(args['ready-timeout']), logDir: args['log-dir'], mcpClients: args.client,
       adminPort: args['admin-port'], proxyPort: args['proxy-port'], tlsPort: args['tls-port'],
       forwardSecret: args['secret-file'] ? loadSecret(args['secret-file'], { create: true }) : undefined,
       adminToken: args['admin-token-file'] ? loadAdminToken(args['admin-token-file']) : undefined,
@@ -67,7 +72,7 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
         process.stdout.write(`  proxy        ${a.proxy}   (HTTPS_PROXY; transparent TLS on port ${a.tls})\n  ca           ${a.ca}\n`);
         for (const [name, url] of Object.entries(clients)) process.stdout.write(`  client ${name.padEnd(5)} ${url}\n`);
       }
-      for (const [id, url] of Object.entries(a.mcp)) process.stdout.write(`  mcp ${id.padEnd(8)} ${url}\n`);
+      for (const [id, url] of Object.entries(a.mcp)) process.stdout.write(`  mcp ${id.padEnd(16)} ${url}\n`);
       process.stdout.write(`  journal      ${args.journal ?? '(in memory)'}\nPress Ctrl-C to stop.\n`);
     }
     await onShutdown(async () => {

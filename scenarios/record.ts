@@ -62,6 +62,8 @@ export interface RecordedTrial {
   journalDir: string;
   /** The last lines of the agent's stderr (printed when it failed). */
   agentStderr: string;
+  /** How the endpoints came up (also in OUT/startup.json). */
+  startup: TrialStartup;
 }
 
 /**
@@ -146,7 +148,7 @@ export async function recordTrial(options: RecordOptions): Promise<RecordedTrial
         strict: options.strict ?? false,
       });
       writeFileSync(join(outDir, 'result.json'), JSON.stringify(result, null, 2) + '\n');
-      return { result, outDir, journalDir, agentStderr: run.stderrTail };
+      return { result, outDir, journalDir, agentStderr: run.stderrTail, startup };
     } finally {
       await stack.close();
     }

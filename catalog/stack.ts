@@ -37,6 +37,8 @@ export interface StackOptions {
   endpoints: boolean | EndpointSelection;
   /** Per endpoint, how long its server may take to list its tools (default 120 s; 0: no limit). */
   readyTimeoutMs?: number;
+  /** Servers starting at once (default 8): more only make each wait longer for the CPU. */
+  startConcurrency?: number;
   /** Told as each endpoint becomes ready (its tool list answered), in the order they do. */
   onReady?: (ready: EndpointReadiness) => void;
   /** Endpoint servers' stderr logs go here (`<endpoint>.stderr.log`); discarded without it. */
@@ -148,10 +150,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       const selection = options.endpoints === true ? 'scenario' : options.endpoints;
       const wanted = selectEndpoints(selection, manifest, catalog.catalog);
       if (options.logDir) mkdirSync(options.logDir, { recursive: true });
-      // All at once: 30 servers one after another would take minutes. Their startup requests
-      // then interleave in the journal in whatever order they come; replay re-issues them in the
-      // journal's order, and the agent's requests all come after every endpoint is ready.
-      const started = await Promise.allSettled(wanted.map(async (entry): Promise<StackEndpoint> => {
+      // Several at once: 30 servers one after another would take minutes, and all 30 at once on
+      // two cores would each take as long as all of them (and time out one by one). Their startup
+      // requests interleave in the journal in whatever order they come; replay re-issues them in
+      // the journal's order, and the agent's requests all come after every endpoint is ready.
+      const started = await settleBounded(wanted, options.startConcurrency ?? 8, async (entry): Promise<StackEndpoint> => {
         const stderr = options.logDir ? await openLog(join(options.logDir, `${entry.id}.stderr.log`)) : discard();
         closers.push(() => new Promise<void>((done) => stderr.end(done)));
         const began = performance.now();
@@ -177,7 +180,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         const bridge = await serveBridge(running, { host: options.host, port: pick(undefined, entry.bridge_port) });
         closers.push(() => bridge.close());
         return { entry, running, bridge, readiness };
-      }));
+      });
       const failed = started.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as Error] : []));
       if (failed.length === 1) throw failed[0];
       if (failed.length > 1) {
@@ -219,6 +222,24 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await closeAll();
     throw error;
   }
+}
+
+/** `run` over every item, at most `limit` at a time; every outcome, in the items' order. */
+async function settleBounded<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
+  const out: PromiseSettledResult<R>[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      try {
+        out[index] = { status: 'fulfilled', value: await run(items[index]!) };
+      } catch (reason) {
+        out[index] = { status: 'rejected', reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
 }
 
 function openLog(path: string): Promise<WriteStream> {

@@ -133,11 +133,13 @@ export class RunningEndpoint {
     let timer: NodeJS.Timeout | undefined;
     try {
       const ready = (async () => {
-        await client.connect(transport);
+        // The SDK's own request timeout (60 s) would otherwise cut a slow start short of ours.
+        const request = { timeout: timeoutMs > 0 ? timeoutMs : 2 ** 31 - 1 };
+        await client.connect(transport, request);
         const tools: Tool[] = [];
         let cursor: string | undefined;
         do {
-          const page = await client.listTools(cursor ? { cursor } : undefined);
+          const page = await client.listTools(cursor ? { cursor } : undefined, request);
           tools.push(...page.tools);
           cursor = page.nextCursor;
         } while (cursor);

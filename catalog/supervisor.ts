@@ -240,7 +240,7 @@ class ReadyTimeout extends Error {
 class StderrTail extends Writable {
   private kept = '';
 
-  constructor(private readonly into: Writable, private readonly limit = 4096) {
+  constructor(private readonly into: Writable, private readonly limit = 8192) {
     super();
   }
 
@@ -249,9 +249,9 @@ class StderrTail extends Writable {
     this.into.write(chunk, encoding, done);
   }
 
-  /** The last (at most ten) lines written. */
+  /** The last (at most twenty) lines written. */
   tail(): string {
-    return this.kept.trimEnd().split('\n').slice(-10).join('\n');
+    return this.kept.trimEnd().split('\n').slice(-20).join('\n');
   }
 }
 

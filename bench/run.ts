@@ -12,6 +12,9 @@
  * 5. World cold start to ready: in a fresh process through tsx (bench/cold-start.ts), and
  *    `toolbench world` as users run it (from dist/, when built) to its ready line.
  * 6. toolmeter over every snapshot (bench/toolmeter.ts).
+ * 7. Every catalog endpoint attached at once, as a trial with `--endpoints all` starts them: time
+ *    to ready (all, and each) and total RSS (bench/endpoints.ts). `--only endpoints` runs this
+ *    section alone; `--only internal` skips it.
  *
  * Every figure is the median over the rounds; ratios are medians of per-round ratios of
  * measurements taken back to back. Targets are reported, never asserted. All traffic stays on
@@ -41,7 +44,7 @@ const { values } = parseArgs({
     scenario: { type: 'string', default: 'scenarios/example/github/basic' },
   },
 });
-if (values.only !== 'all' && values.only !== 'internal') throw new Error('--only takes all or internal');
+if (!['all', 'internal', 'endpoints'].includes(values.only)) throw new Error('--only takes all, internal or endpoints');
 const quick = values.quick;
 const internalOnly = values.only === 'internal';
 const rounds = Number(values.rounds ?? (quick ? 1 : 3));
@@ -375,10 +378,46 @@ async function closeAll(): Promise<void> {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 }
 
+/** 7. Every endpoint at once, in a fresh process per round; the medians and the last round's slowest. */
+async function endpointsSection(): Promise<{ rounds: EndpointsRound[]; text: string }> {
+  const results: EndpointsRound[] = [];
+  for (let round = 0; round < Math.max(1, Math.min(rounds, 3)); round++) {
+    say(`bench: round ${round + 1} every endpoint to ready`);
+    results.push(await runJson<EndpointsRound>(['--import', 'tsx', 'bench/endpoints.ts', '--scenario', values.scenario, '--ca-dir', join(work, 'ca')]));
+  }
+  const med = (pick: (r: EndpointsRound) => number) => [...results.map(pick)].sort((a, b) => a - b)[Math.floor(results.length / 2)]!;
+  const last = results.at(-1)!;
+  const text = [
+    '',
+    `7. Every catalog endpoint attached (${last.endpoints} endpoints, ${last.tools} tools; median of ${results.length})`,
+    `   time to every endpoint ready  ${(med((r) => r.totalMs) / 1000).toFixed(1)} s`,
+    `   RSS: toolbench ${med((r) => r.rssMiB.toolbench)} MiB + servers ${med((r) => r.rssMiB.servers)} MiB = ${med((r) => r.rssMiB.total)} MiB`,
+    `   slowest to ready: ${last.slowest.map((s) => `${s.endpoint} ${(s.readyMs / 1000).toFixed(1)} s`).join(', ')}`,
+    '',
+  ].join('\n');
+  return { rounds: results, text };
+}
+
+interface EndpointsRound {
+  endpoints: number;
+  tools: number;
+  totalMs: number;
+  slowest: { endpoint: string; readyMs: number }[];
+  rssMiB: { toolbench: number; servers: number; total: number };
+}
+
 try {
-  const report = await main();
-  const summary = summarize(report);
-  process.stdout.write(values.json ? JSON.stringify({ ...report, summary }) + '\n' : formatReport(report, summary));
+  if (values.only === 'endpoints') {
+    const section = await endpointsSection();
+    process.stdout.write(values.json ? JSON.stringify({ endpoints: section.rounds }) + '\n' : section.text);
+  } else {
+    const report = await main();
+    const summary = summarize(report);
+    const section = internalOnly ? null : await endpointsSection();
+    process.stdout.write(values.json
+      ? JSON.stringify({ ...report, summary, ...(section ? { endpoints: section.rounds } : {}) }) + '\n'
+      : formatReport(report, summary) + (section?.text ?? ''));
+  }
 } finally {
   await closeAll();
   rmSync(work, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import { ToolbenchError } from '../mocks/core/errors.js';
 import { resolveJournalPath } from '../replay/journal-path.js';
 import { openJournal, type JournalSource } from '../replay/source.js';
 import { fileURLToPath } from 'node:url';
@@ -31,4 +32,25 @@ export async function openJournalWithNotes(path: string): Promise<JournalSource>
   const journal = await openJournal(resolveJournalPath(path));
   for (const warning of journal.warnings) process.stderr.write(`toolbench: note: ${warning}\n`);
   return journal;
+}
+
+/** `--endpoints`: which MCP endpoints a trial or world attaches (catalog/endpoint-selection.ts). */
+export const endpointsOption = {
+  type: 'string',
+  default: 'all',
+  describe: 'MCP endpoints to attach: all (every catalog endpoint; services the scenario does not name answer from the baseline dataset), '
+    + 'scenario (only its own services\'), or endpoint ids separated by commas',
+} as const;
+
+/** `--ready-timeout`: seconds each endpoint's server may take to list its tools. */
+export const readyTimeoutOption = {
+  type: 'number',
+  default: 120,
+  describe: 'Seconds each MCP server may take to start and list its tools; past it the trial fails, naming the server and quoting its stderr',
+} as const;
+
+/** `--ready-timeout` in ms, refused unless positive. */
+export function readyTimeoutMs(seconds: number): number {
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new ToolbenchError('TB_ERR_USAGE', `--ready-timeout ${seconds}: give a positive number of seconds`);
+  return seconds * 1000;
 }

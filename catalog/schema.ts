@@ -85,6 +85,14 @@ export const EndpointEntrySchema = z.object({
    * whose scenarios were written for the first, and whose credentials they do not give).
    */
   opt_in: z.boolean().default(false),
+  /**
+   * Safe to keep running from one trial of a `toolbench run` to the next (default false): the
+   * server keeps nothing of the world in memory (no cache filled at startup, as slack-mcp-server's
+   * users and channels or client-go's discovery), takes nothing per trial in its environment or
+   * arguments (a `{{service_url}}` port, a kubeconfig), and is started with a credential that
+   * does not change between trials. docs/trials.md says why for each endpoint.
+   */
+  warm_safe: z.boolean().default(false),
 }).strict();
 export type EndpointEntry = z.infer<typeof EndpointEntrySchema>;
 

@@ -12,9 +12,12 @@ import { serveProxyForWorld, type ServedProxy } from '../proxy/for-world.js';
 import { PRELOAD_PATH } from '../proxy/preload-path.js';
 import { serveWorld, type ServedWorld } from '../proxy/serve.js';
 import type { Listening } from '../proxy/service-listener.js';
-import { baselineCredential, scenarioEndpoints } from './scenario-endpoints.js';
+import { selectEndpoints, type EndpointSelection } from './endpoint-selection.js';
+import { baselineCredential } from './scenario-endpoints.js';
 import type { EndpointEntry } from './schema.js';
 import type { RunningEndpoint } from './supervisor.js';
+
+export type { EndpointSelection } from './endpoint-selection.js';
 
 export interface StackOptions {
   scenarioDir: string;
@@ -28,11 +31,16 @@ export interface StackOptions {
   host?: string;
   caDir?: string;
   /**
-   * Start MCP endpoints and their bridges: those of the scenario's services (`true`), or every
-   * catalog endpoint (`'all'`, for capturing tool lists; a service without a scenario credential
-   * then gets a placeholder one).
+   * Start MCP endpoints and their bridges (none with `false`): see `EndpointSelection`; `true`
+   * is `'scenario'`.
    */
-  endpoints: boolean | 'all';
+  endpoints: boolean | EndpointSelection;
+  /** Per endpoint, how long its server may take to list its tools (default 120 s; 0: no limit). */
+  readyTimeoutMs?: number;
+  /** Servers starting at once (default 8): more only make each wait longer for the CPU. */
+  startConcurrency?: number;
+  /** Told as each endpoint becomes ready (its tool list answered), in the order they do. */
+  onReady?: (ready: EndpointReadiness) => void;
   /** Endpoint servers' stderr logs go here (`<endpoint>.stderr.log`); discarded without it. */
   logDir?: string;
   /** More proxy clients to issue credentials for (their requests are `direct` unless they are endpoints). */
@@ -61,7 +69,16 @@ export interface StackEndpoint {
   entry: EndpointEntry;
   running: RunningEndpoint;
   bridge: Listening;
+  readiness: EndpointReadiness;
 }
+
+/** One endpoint's start: how long from spawn to its tool list, and how many tools. */
+export interface EndpointReadiness {
+  endpoint: string;
+  readyMs: number;
+  tools: number;
+}
+
 
 export interface Stack extends OpenedWorld {
   tracker: CallTracker;
@@ -138,18 +155,24 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         import('./bridge.js'), import('./mcp-log.js'), import('./supervisor.js'),
       ]);
       const mcpLog = new McpLog(world.journal, () => world.clock.current);
-      const wanted = options.endpoints === 'all' ? catalog.catalog.endpoints : scenarioEndpoints(manifest, catalog.catalog);
+      const selection = options.endpoints === true ? 'scenario' : options.endpoints;
+      const wanted = selectEndpoints(selection, manifest, catalog.catalog);
       if (options.logDir) mkdirSync(options.logDir, { recursive: true });
-      // One after another: their startup requests then come in a fixed order.
-      for (const entry of wanted) {
+      // Several at once: 30 servers one after another would take minutes, and all 30 at once on
+      // two cores would each take as long as all of them (and time out one by one). Their startup
+      // requests interleave in the journal in whatever order they come; replay re-issues them in
+      // the journal's order, and the agent's requests all come after every endpoint is ready.
+      const started = await settleBounded(wanted, options.startConcurrency ?? 8, async (entry): Promise<StackEndpoint> => {
         const stderr = options.logDir ? await openLog(join(options.logDir, `${entry.id}.stderr.log`)) : discard();
         closers.push(() => new Promise<void>((done) => stderr.end(done)));
+        const began = performance.now();
         const running = await RunningEndpoint.start({
           endpoint: entry,
-          credential: manifest.credentials[entry.service] ?? (options.endpoints === 'all' ? baselineCredential(catalog.catalog, entry) : undefined),
+          credential: manifest.credentials[entry.service] ?? (manifest.services.includes(entry.service) ? undefined : baselineCredential(catalog.catalog, entry)),
           tracker,
           mcpLog,
           stderr,
+          readyTimeoutMs: options.readyTimeoutMs,
           network: {
             proxyUrl: proxy.proxy.urlFor(entry.id),
             caPath: proxy.certs.ca.certPath,
@@ -160,10 +183,20 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           onCrash: (id, exit) => options.onCrash?.(id, `the ${id} MCP server exited with ${describeExit(exit)}`),
         });
         closers.push(() => running.close());
+        const readiness = { endpoint: entry.id, readyMs: Math.round(performance.now() - began), tools: running.tools.length };
+        options.onReady?.(readiness);
         const bridge = await serveBridge(running, { host: options.host, port: pick(undefined, entry.bridge_port) });
         closers.push(() => bridge.close());
-        endpoints.set(entry.id, { entry, running, bridge });
+        return { entry, running, bridge, readiness };
+      });
+      const failed = started.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as Error] : []));
+      if (failed.length === 1) throw failed[0];
+      if (failed.length > 1) {
+        throw new ToolbenchError(failed.every((e) => e instanceof ToolbenchError && e.code === 'TB_ERR_SCENARIO') ? 'TB_ERR_SCENARIO' : 'TB_ERR_CATALOG',
+          `${failed.length} of ${wanted.length} endpoints did not start:\n${failed.map((e) => `- ${e.message}`).join('\n')}`, { cause: failed[0] });
       }
+      // Catalog order, whatever order they became ready in: MCP configs list them alike every trial.
+      for (const outcome of started) if (outcome.status === 'fulfilled') endpoints.set(outcome.value.entry.id, outcome.value);
       if (options.router) {
         const { serveRouter } = await import('./router/serve.js');
         const routed = [...endpoints.values()].map((e) => ({ id: e.entry.id, url: e.bridge.url, tools: e.running.tools }));
@@ -205,6 +238,24 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await closeAll();
     throw error;
   }
+}
+
+/** `run` over every item, at most `limit` at a time; every outcome, in the items' order. */
+async function settleBounded<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
+  const out: PromiseSettledResult<R>[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      try {
+        out[index] = { status: 'fulfilled', value: await run(items[index]!) };
+      } catch (reason) {
+        out[index] = { status: 'rejected', reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
 }
 
 function openLog(path: string): Promise<WriteStream> {

@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallTracker } from '../mocks/core/attribution.js';
@@ -41,7 +41,15 @@ export interface StartEndpointOptions {
   stderr: Writable;
   /** Told when the server exits while it was meant to be running. */
   onCrash?: (endpoint: string, exit: ProcessExit) => void;
+  /**
+   * How long the server may take from spawn to its tool list (0: no limit). Past it the server is
+   * stopped and the start fails with the endpoint's name and the tail of its stderr.
+   */
+  readyTimeoutMs?: number;
 }
+
+/** The default readiness timeout: generous, since 30 servers may start at once on two cores. */
+export const DEFAULT_READY_TIMEOUT_MS = 120_000;
 
 /** Variables only toolbench itself adds; never taken from the parent environment. */
 const INHERITED = ['PATH', 'HOME', 'LANG', 'TMPDIR'] as const;
@@ -113,29 +121,48 @@ export class RunningEndpoint {
     tracker.register(endpoint.id);
     let running: RunningEndpoint | null = null;
     let earlyExit: ProcessExit | null = null;
+    const stderr = new StderrTail(options.stderr);
     const transport = new StdioProcessTransport({
-      command, args, env, stderr: options.stderr,
+      command, args, env, stderr,
       onExit: (exit) => {
         if (running) running.exited(exit);
         else earlyExit = exit;
       },
     });
     const client = new Client({ name: 'toolbench-bridge', version: TOOLBENCH_VERSION });
+    const timeoutMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await client.connect(transport);
-      const tools: Tool[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor ? { cursor } : undefined);
-        tools.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor);
+      const ready = (async () => {
+        // The SDK's own request timeout (60 s) would otherwise cut a slow start short of ours.
+        const request = { timeout: timeoutMs > 0 ? timeoutMs : 2 ** 31 - 1 };
+        await client.connect(transport, request);
+        const tools: Tool[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await client.listTools(cursor ? { cursor } : undefined, request);
+          tools.push(...page.tools);
+          cursor = page.nextCursor;
+        } while (cursor);
+        return tools;
+      })();
+      ready.catch(() => undefined);
+      const tools = timeoutMs > 0
+        ? await Promise.race([ready, new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new ReadyTimeout(timeoutMs)), timeoutMs);
+        })])
+        : await ready;
       running = new RunningEndpoint(endpoint.id, client, transport, tools, options);
     } catch (error) {
       await transport.close();
       const exit = earlyExit as ProcessExit | null;
-      const how = exit ? ` (its server exited with ${describeExit(exit)}; see its stderr log)` : '';
-      throw new ToolbenchError('TB_ERR_CATALOG', `endpoint ${endpoint.id} did not start: ${(error as Error).message}${how}`, { cause: error });
+      const how = exit ? ` (its server exited with ${describeExit(exit)})` : '';
+      const what = error instanceof ReadyTimeout ? `was not ready after ${timeoutMs / 1000} s (no tool list)` : `did not start: ${(error as Error).message}`;
+      const tail = stderr.tail();
+      throw new ToolbenchError('TB_ERR_CATALOG', `endpoint ${endpoint.id} ${what}${how}; `
+        + (tail ? `the last lines of its stderr:\n${tail.replace(/^/gm, '  ')}` : 'it wrote nothing to stderr'), { cause: error });
+    } finally {
+      clearTimeout(timer);
     }
     tracker.markReady(endpoint.id);
     const seq = mcpLog.worldSeq();
@@ -206,6 +233,31 @@ export class RunningEndpoint {
     this.stopping = true;
     await this.client.close().catch(() => undefined);
     await this.transport.close();
+  }
+}
+
+class ReadyTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`not ready after ${ms} ms`);
+  }
+}
+
+/** Passes a server's stderr on to its log and keeps the last few KB for an error message. */
+class StderrTail extends Writable {
+  private kept = '';
+
+  constructor(private readonly into: Writable, private readonly limit = 8192) {
+    super();
+  }
+
+  override _write(chunk: Buffer, encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    this.kept = (this.kept + chunk.toString('utf8')).slice(-this.limit);
+    this.into.write(chunk, encoding, done);
+  }
+
+  /** The last (at most twenty) lines written. */
+  tail(): string {
+    return this.kept.trimEnd().split('\n').slice(-20).join('\n');
   }
 }
 

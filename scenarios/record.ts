@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startStack } from '../catalog/stack.js';
+import { z } from 'zod';
+import { startStack, type EndpointReadiness, type EndpointSelection } from '../catalog/stack.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import type { ChaosLevel } from '../mocks/core/fault-plan.js';
 import { childEnvironment } from '../proxy/child-env.js';
@@ -30,9 +31,27 @@ export interface RecordOptions {
   echo?: boolean;
   /** A fault preset on top of the scenario's own `[[faults]]` (docs/faults.md). */
   chaos?: ChaosLevel;
+  /**
+   * The MCP endpoints the agent gets (default `all`: every catalog endpoint, the services the
+   * scenario does not name answering from the baseline dataset; docs/trials.md).
+   */
+  endpoints?: EndpointSelection;
   /** Which tools the agent's MCP config offers: every endpoint (default) or only the router. */
   tools?: ToolArm;
+  /** Per endpoint, how long its server may take to list its tools (default 120 s). */
+  readyTimeoutMs?: number;
+  /** Told as each endpoint becomes ready (its tool list answered). */
+  onReady?: (ready: EndpointReadiness) => void;
 }
+
+/** `OUT/startup.json`: how the trial's endpoints came up (wall clock; `toolbench run` sums it up). */
+export const TrialStartupSchema = z.object({
+  /** From the start of the stack to every endpoint ready, in ms. */
+  ready_ms: z.number().int().nonnegative(),
+  /** In catalog order: each endpoint's time from spawn to its tool list, and its tool count. */
+  endpoints: z.array(z.object({ endpoint: z.string(), ready_ms: z.number().int().nonnegative(), tools: z.number().int().nonnegative() })),
+});
+export type TrialStartup = z.infer<typeof TrialStartupSchema>;
 
 export interface RecordedTrial {
   result: TrialResult;
@@ -40,6 +59,8 @@ export interface RecordedTrial {
   journalDir: string;
   /** The last lines of the agent's stderr (printed when it failed). */
   agentStderr: string;
+  /** How the endpoints came up (also in OUT/startup.json). */
+  startup: TrialStartup;
 }
 
 /**
@@ -77,11 +98,17 @@ export async function recordTrial(options: RecordOptions): Promise<RecordedTrial
   const journalDir = join(outDir, 'journal');
   let ran = false;
   try {
+    const began = performance.now();
     const stack = await startStack({
       scenarioDir: options.scenarioDir, seed: options.seed, journalDir, ports: 'ephemeral', caDir: options.caDir, chaos: options.chaos,
-      endpoints: true, logDir: join(outDir, 'logs'), router: options.tools === 'router',
+      endpoints: options.endpoints ?? 'all', logDir: join(outDir, 'logs'), router: options.tools === 'router', readyTimeoutMs: options.readyTimeoutMs, onReady: options.onReady,
     });
     try {
+      const startup: TrialStartup = {
+        ready_ms: Math.round(performance.now() - began),
+        endpoints: [...stack.endpoints.values()].map(({ readiness }) => ({ endpoint: readiness.endpoint, ready_ms: readiness.readyMs, tools: readiness.tools })),
+      };
+      writeFileSync(join(outDir, 'startup.json'), JSON.stringify(startup, null, 2) + '\n');
       const { world } = stack;
       const proxy = stack.proxy!;
       const initial = world.gradingState('initial');
@@ -117,7 +144,7 @@ export async function recordTrial(options: RecordOptions): Promise<RecordedTrial
         strict: options.strict ?? false,
       });
       writeFileSync(join(outDir, 'result.json'), JSON.stringify(result, null, 2) + '\n');
-      return { result, outDir, journalDir, agentStderr: run.stderrTail };
+      return { result, outDir, journalDir, agentStderr: run.stderrTail, startup };
     } finally {
       await stack.close();
     }

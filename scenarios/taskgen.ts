@@ -4,7 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import { stringify } from 'smol-toml';
 import { loadCatalog, type LoadedCatalog } from '../catalog/load.js';
 import { TOOLBENCH_ROOT } from '../catalog/paths.js';
-import { scenarioEndpoints } from '../catalog/scenario-endpoints.js';
+import { selectEndpoints, type EndpointSelection } from '../catalog/endpoint-selection.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import { TOOLBENCH_VERSION } from '../mocks/version.js';
 import { loadScenarioManifest, type ScenarioManifest } from './manifest.js';
@@ -38,9 +38,14 @@ export function taskName(manifest: ScenarioManifest): string {
   return manifest.id.replaceAll('/', '-');
 }
 
-function endpointUrls(manifest: ScenarioManifest, catalog: LoadedCatalog): Record<string, string> {
-  return Object.fromEntries(scenarioEndpoints(manifest, catalog.catalog)
+function endpointUrls(manifest: ScenarioManifest, catalog: LoadedCatalog, endpoints: EndpointSelection): Record<string, string> {
+  return Object.fromEntries(selectEndpoints(endpoints, manifest, catalog.catalog)
     .map((e) => [e.id, `http://${WORLD}:${e.bridge_port}/mcp`]));
+}
+
+/** `--endpoints` as the world's start script passes it on. */
+function endpointsArgument(endpoints: EndpointSelection): string {
+  return typeof endpoints === 'string' ? endpoints : endpoints.join(',');
 }
 
 /** The agent's environment: its MCP config and answer file, and the proxy and CA (so its own API calls are journaled as bypasses). */
@@ -57,7 +62,7 @@ function agentEnvironment(): Record<string, string> {
 }
 
 /** The Harbor `task.toml` of a scenario: its MCP servers (in the world's container), the model API allowlist, the agent's environment. */
-export function taskToml(manifest: ScenarioManifest, catalog: LoadedCatalog): string {
+export function taskToml(manifest: ScenarioManifest, catalog: LoadedCatalog, endpoints: EndpointSelection = 'all'): string {
   return stringify({
     task: {
       name: `toolbench/${taskName(manifest)}`,
@@ -69,16 +74,17 @@ export function taskToml(manifest: ScenarioManifest, catalog: LoadedCatalog): st
     verifier: { timeout_sec: 300, network_mode: 'allowlist', allowed_hosts: [WORLD] },
     environment: {
       cpus: 2,
-      memory_mb: 4096,
+      // Every catalog server at once holds about 3.4 GB resident (npm run bench, endpoints section).
+      memory_mb: selectEndpoints(endpoints, manifest, catalog.catalog).length > 8 ? 8192 : 4096,
       env: agentEnvironment(),
-      mcp_servers: Object.entries(endpointUrls(manifest, catalog)).map(([name, url]) => ({ name, transport: 'streamable-http', url })),
+      mcp_servers: Object.entries(endpointUrls(manifest, catalog, endpoints)).map(([name, url]) => ({ name, transport: 'streamable-http', url })),
     },
   }) + '\n';
 }
 
 /** `environment/docker-compose.yaml` (JSON, which is YAML): Harbor's `main` beside the world. */
-export function composeFile(manifest: ScenarioManifest, catalog: LoadedCatalog): string {
-  const ports = [ADMIN_PORT, PROXY_PORT, ...scenarioEndpoints(manifest, catalog.catalog).map((e) => e.bridge_port)];
+export function composeFile(manifest: ScenarioManifest, catalog: LoadedCatalog, endpoints: EndpointSelection = 'all'): string {
+  const ports = [ADMIN_PORT, PROXY_PORT, ...selectEndpoints(endpoints, manifest, catalog.catalog).map((e) => e.bridge_port)];
   const compose = {
     services: {
       main: {
@@ -132,7 +138,7 @@ CMD ["start-world"]
 `;
 }
 
-function startWorld(manifest: ScenarioManifest): string {
+function startWorld(manifest: ScenarioManifest, endpoints: EndpointSelection): string {
   return `#!/bin/sh
 # Shares the CA certificates (not the key) with the agent's container, then serves the scenario's
 # world with its MCP endpoints on every interface of this container; the journal goes to /logs/world.
@@ -140,7 +146,7 @@ set -e
 mkdir -p /logs/world ${SHARED_CA}
 cp /var/toolbench/ca/ca.pem /var/toolbench/ca/ca-bundle.pem ${SHARED_CA}/
 exec node ${IN_WORLD}/bin/toolbench.js world --scenario ${IN_WORLD}/scenarios/${manifest.id} \\
-  --mcp --host 0.0.0.0 --ca-dir /var/toolbench/ca --admin-token-file /var/toolbench/admin-token \\
+  --mcp --endpoints ${endpointsArgument(endpoints)} --host 0.0.0.0 --ca-dir /var/toolbench/ca --admin-token-file /var/toolbench/admin-token \\
   --journal /logs/world/journal-$(date +%s) --log-dir /logs/world
 `;
 }
@@ -272,27 +278,30 @@ function write(path: string, text: string, mode?: number): void {
   if (mode !== undefined) chmodSync(path, mode);
 }
 
-/** One Harbor task folder per scenario under `outDir`; returns the task folders. */
-export function generateTasks(scenarioDirs: readonly string[], outDir: string, catalog: LoadedCatalog = loadCatalog()): string[] {
+/**
+ * One Harbor task folder per scenario under `outDir`; returns the task folders. `endpoints`:
+ * which MCP endpoints the world serves and the agent's configuration lists (default every one).
+ */
+export function generateTasks(scenarioDirs: readonly string[], outDir: string, catalog: LoadedCatalog = loadCatalog(), endpoints: EndpointSelection = 'all'): string[] {
   if (scenarioDirs.length === 0) throw new ToolbenchError('TB_ERR_USAGE', 'no scenarios to turn into tasks');
   return scenarioDirs.map((dir) => {
     const manifest = loadScenarioManifest(dir);
     const task = join(resolve(outDir), taskName(manifest));
     if (existsSync(task)) throw new ToolbenchError('TB_ERR_USAGE', `task folder ${task} exists; taskgen writes into a new folder`);
-    const endpoints = endpointUrls(manifest, catalog);
+    const urls = endpointUrls(manifest, catalog, endpoints);
     // One token per task, known to the world and the verifier only.
     const adminToken = randomBytes(24).toString('hex');
-    write(join(task, 'task.toml'), taskToml(manifest, catalog));
+    write(join(task, 'task.toml'), taskToml(manifest, catalog, endpoints));
     cpSync(join(dir, 'instruction.md'), join(task, 'instruction.md'));
     const env = join(task, 'environment');
-    write(join(env, 'docker-compose.yaml'), composeFile(manifest, catalog));
+    write(join(env, 'docker-compose.yaml'), composeFile(manifest, catalog, endpoints));
     write(join(env, 'Dockerfile'), agentDockerfile(manifest));
     // The agent's build context is environment/: keep the world's folder out of it.
     write(join(env, 'Dockerfile.dockerignore'), 'world\n');
-    write(join(env, 'mcp.json'), JSON.stringify(claudeMcpConfig(endpoints), null, 2) + '\n');
-    write(join(env, 'mcp.generic.json'), JSON.stringify(genericMcpConfig(endpoints), null, 2) + '\n');
+    write(join(env, 'mcp.json'), JSON.stringify(claudeMcpConfig(urls), null, 2) + '\n');
+    write(join(env, 'mcp.generic.json'), JSON.stringify(genericMcpConfig(urls), null, 2) + '\n');
     write(join(env, 'world', 'Dockerfile'), worldDockerfile(manifest));
-    write(join(env, 'world', 'start-world.sh'), startWorld(manifest), 0o755);
+    write(join(env, 'world', 'start-world.sh'), startWorld(manifest, endpoints), 0o755);
     write(join(env, 'world', 'admin-token'), adminToken + '\n', 0o600);
     copyToolbench(join(env, 'world', 'toolbench'), dir, manifest);
     write(join(task, 'tests', 'test.sh'), testSh(), 0o755);

@@ -20,7 +20,7 @@ const wrongAgent = (mode: string, extra: string[] = []) => ({
   command: ['/usr/bin/env', `WRONG_AGENT_MODE=${mode}`, ...extra, process.execPath, '--import', import.meta.resolve('tsx'), 'test/fixtures/wrong-agent.ts'],
 });
 const record = (agent: Parameters<typeof recordTrial>[0]['agent'], extra: Partial<Parameters<typeof recordTrial>[0]> = {}) =>
-  recordTrial({ scenarioDir: EXAMPLE_SCENARIO, outDir: join(tempDir(), 'run'), agent, caDir: testCaDir(), timeoutMs: 60_000, ...extra });
+  recordTrial({ scenarioDir: EXAMPLE_SCENARIO, outDir: join(tempDir(), 'run'), agent, caDir: testCaDir(), timeoutMs: 60_000, endpoints: 'scenario', ...extra });
 const cli = (args: string[]) => run(CLI[0]!, [...CLI.slice(1), ...args], { timeout: 60_000 });
 const failure = (error: unknown) => error as { code: number; stderr: string; stdout: string };
 
@@ -86,7 +86,7 @@ test('--timeout stops a shell-wrapped agent and its children within seconds; res
   // and how long that takes on a loaded machine is not what this test is about.
   let started = 0;
   const watch = setInterval(() => { if (!started && existsSync(marker)) started = Date.now(); }, 50);
-  await cli(['record', '--quiet', '--timeout', '2', '--out', out, '--ca-dir', testCaDir(), '--', 'sh', '-c', `touch ${marker}; sleep 917; true`])
+  await cli(['record', '--endpoints', 'scenario', '--quiet', '--timeout', '2', '--out', out, '--ca-dir', testCaDir(), '--', 'sh', '-c', `touch ${marker}; sleep 917; true`])
     .finally(() => clearInterval(watch));
   t.true(started > 0 && Date.now() - started < 20_000, `${Date.now() - started} ms after the agent started`);
   const result = TrialResultSchema.parse(JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')));
@@ -99,7 +99,7 @@ test('Ctrl-C stops a shell-wrapped agent: exit 130, result.json says interrupted
   const dir = tempDir();
   const out = join(dir, 'run');
   const marker = join(dir, 'agent-started');
-  const child = spawn(CLI[0]!, [...CLI.slice(1), 'record', '--quiet', '--out', out, '--ca-dir', testCaDir(), '--', 'sh', '-c', `touch ${marker}; sleep 918; true`],
+  const child = spawn(CLI[0]!, [...CLI.slice(1), 'record', '--endpoints', 'scenario', '--quiet', '--out', out, '--ca-dir', testCaDir(), '--', 'sh', '-c', `touch ${marker}; sleep 918; true`],
     { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   while (!existsSync(marker)) await new Promise((r) => setTimeout(r, 100));
@@ -114,7 +114,7 @@ test('Ctrl-C stops a shell-wrapped agent: exit 130, result.json says interrupted
 
 test('a zero or negative --timeout is refused (exit 2)', async (t) => {
   for (const value of ['0', '-5']) {
-    const error = failure(await t.throwsAsync(cli(['record', '--timeout', value, '--out', join(tempDir(), 'run'), '--', 'true'])));
+    const error = failure(await t.throwsAsync(cli(['record', '--endpoints', 'scenario', '--timeout', value, '--out', join(tempDir(), 'run'), '--', 'true'])));
     t.is(error.code, 2);
     t.regex(error.stderr, /--timeout -?\d+: give a positive number of seconds/);
   }
@@ -122,17 +122,17 @@ test('a zero or negative --timeout is refused (exit 2)', async (t) => {
 
 test('a missing agent command: exit 2 in one line, nothing left behind, and the same --out then works', async (t) => {
   const out = join(tempDir(), 'run');
-  const error = failure(await t.throwsAsync(cli(['record', '--quiet', '--out', out, '--ca-dir', testCaDir(), '--', 'no-such-agent-xyz', '--flag'])));
+  const error = failure(await t.throwsAsync(cli(['record', '--endpoints', 'scenario', '--quiet', '--out', out, '--ca-dir', testCaDir(), '--', 'no-such-agent-xyz', '--flag'])));
   t.is(error.code, 2);
   t.is(error.stderr.trim().split('\n').length, 1, error.stderr);
   t.regex(error.stderr, /agent command no-such-agent-xyz: not found on PATH/);
   t.false(existsSync(out));
-  const { stdout } = await cli(['record', '--quiet', '--json', '--agent', 'nop', '--out', out, '--ca-dir', testCaDir()]);
+  const { stdout } = await cli(['record', '--endpoints', 'scenario', '--quiet', '--json', '--agent', 'nop', '--out', out, '--ca-dir', testCaDir()]);
   t.is(JSON.parse(stdout).agent, 'nop');
 });
 
 test('an agent that fails: the last lines of its stderr are printed, even with --quiet', async (t) => {
-  const { stderr } = await cli(['record', '--quiet', '--out', join(tempDir(), 'run'), '--ca-dir', testCaDir(), '--',
+  const { stderr } = await cli(['record', '--endpoints', 'scenario', '--quiet', '--out', join(tempDir(), 'run'), '--ca-dir', testCaDir(), '--',
     'sh', '-c', 'echo "Error: could not reach the model" >&2; exit 3']);
   t.regex(stderr, /the agent exited with code 3/);
   t.regex(stderr, /Error: could not reach the model/);

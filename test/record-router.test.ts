@@ -13,7 +13,7 @@ import { EXAMPLE_SCENARIO } from './helpers/world.js';
 // The router arm end to end: `record --tools router`, the built-in oracle and nop as child
 // processes, on scenarios of different services (GitHub; Notion; Zendesk with Stripe).
 const record = (scenarioDir: string, agent: 'oracle' | 'nop') =>
-  recordTrial({ scenarioDir, outDir: join(tempDir('toolbench-router-arm-'), 'run'), agent, caDir: testCaDir(), timeoutMs: 120_000, tools: 'router' });
+  recordTrial({ scenarioDir, outDir: join(tempDir('toolbench-router-arm-'), 'run'), agent, caDir: testCaDir(), timeoutMs: 120_000, tools: 'router', endpoints: 'scenario' });
 
 async function mcpRecords(journalDir: string): Promise<McpRecord[]> {
   const journal = await openJournal(journalDir);

@@ -12,7 +12,7 @@ import { EXAMPLE_SCENARIO } from './helpers/world.js';
 
 const wrongAgent = (mode: string) => ({ command: ['/usr/bin/env', `WRONG_AGENT_MODE=${mode}`, process.execPath, '--import', import.meta.resolve('tsx'), join(process.cwd(), 'test/fixtures/wrong-agent.ts')] });
 const record = (agent: Parameters<typeof recordTrial>[0]['agent'], extra: Partial<Parameters<typeof recordTrial>[0]> = {}) =>
-  recordTrial({ scenarioDir: EXAMPLE_SCENARIO, outDir: join(tempDir(), 'run'), agent, caDir: testCaDir(), timeoutMs: 60_000, ...extra });
+  recordTrial({ scenarioDir: EXAMPLE_SCENARIO, outDir: join(tempDir(), 'run'), agent, caDir: testCaDir(), timeoutMs: 60_000, endpoints: 'scenario', ...extra });
 
 test('oracle: reward 1, every check passes, the out folder holds journal, result and MCP configs; the journal replays identically', async (t) => {
   const { result, outDir, journalDir } = await record('oracle');
@@ -59,6 +59,6 @@ test('an interrupted trial (Ctrl-C): the agent is stopped, the result says inter
 
 test('an out folder that is not empty is refused, nothing is overwritten', async (t) => {
   const { outDir } = await record('nop');
-  const error = await t.throwsAsync(recordTrial({ scenarioDir: EXAMPLE_SCENARIO, outDir, agent: 'nop', caDir: testCaDir() }));
+  const error = await t.throwsAsync(recordTrial({ scenarioDir: EXAMPLE_SCENARIO, outDir, agent: 'nop', caDir: testCaDir(), endpoints: 'scenario' }));
   t.regex(error!.message, /exists and is not empty/);
 });

@@ -47,7 +47,7 @@ test('a trial with the real GitHub MCP server: the trial process and the MCP ser
 test('toolbench record (oracle agent): the whole trial command opens nothing beyond loopback and listens only on loopback; its export carries no credential', async (t) => {
   const dir = tempDir('toolbench-egress-record-');
   const log = join(dir, 'egress.jsonl');
-  const run = await runWithGuard(['bin/main.ts', 'record', '--agent', 'oracle', '--scenario', EXAMPLE_SCENARIO, '--out', join(dir, 'trial'),
+  const run = await runWithGuard(['bin/main.ts', 'record', '--endpoints', 'scenario', '--agent', 'oracle', '--scenario', EXAMPLE_SCENARIO, '--out', join(dir, 'trial'),
     '--ca-dir', testCaDir(), '--quiet', '--json'], log);
   t.is(run.code, 0, run.stderr);
   t.like(JSON.parse(run.stdout.trim().split('\n').at(-1)!), { reward: 1, mcp_bypass: 0 });

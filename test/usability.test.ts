@@ -53,7 +53,7 @@ test('record --help: every scenario its examples name exists', async (t) => {
 
 test('the example agents of docs/agents.md (Node with the SDK, Python with the standard library) each score reward 1', async (t) => {
   for (const command of [['node', 'docs/examples/agent.mjs'], ['python3', 'docs/examples/agent.py']]) {
-    const { result } = await recordTrial({ scenarioDir: EXAMPLE_SCENARIO, outDir: join(tempDir(), 'run'), agent: { command }, caDir: testCaDir(), timeoutMs: 60_000 });
+    const { result } = await recordTrial({ scenarioDir: EXAMPLE_SCENARIO, outDir: join(tempDir(), 'run'), agent: { command }, caDir: testCaDir(), timeoutMs: 60_000, endpoints: 'scenario' });
     t.like(result, { reward: 1, mcp_bypass: 0, mcp_calls: 1, agent_exit: { code: 0, signal: null } }, command.join(' '));
   }
 });
@@ -62,10 +62,10 @@ test('NO_COLOR: record and demo print no colour even with FORCE_COLOR; replay dr
   const dir = tempDir();
   const env = { ...process.env, FORCE_COLOR: '1', NO_COLOR: '1' };
   const out = join(dir, 'run');
-  const recorded = await run(CLI[0]!, [...CLI.slice(1), 'record', '--agent', 'nop', '--out', out, '--ca-dir', testCaDir()], { env });
+  const recorded = await run(CLI[0]!, [...CLI.slice(1), 'record', '--agent', 'nop', '--endpoints', 'scenario', '--out', out, '--ca-dir', testCaDir()], { env });
   t.regex(recorded.stdout, /reward 0/);
   t.false(recorded.stdout.includes(ESC), 'record');
-  const demo = await run(CLI[0]!, [...CLI.slice(1), 'demo', '--ca-dir', testCaDir(), '--scenario', resolve(EXAMPLE_SCENARIO)], { env, cwd: dir });
+  const demo = await run(CLI[0]!, [...CLI.slice(1), 'demo', '--endpoints', 'scenario', '--ca-dir', testCaDir(), '--scenario', resolve(EXAMPLE_SCENARIO)], { env, cwd: dir });
   t.regex(demo.stdout, /reward 1/);
   t.false(demo.stdout.includes(ESC), 'demo');
 

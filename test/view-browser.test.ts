@@ -69,7 +69,7 @@ if (missing) {
     // through the proxy (a bypass). Then a copy of the run with one response byte flipped.
     const agent = { command: ['/usr/bin/env', 'WRONG_AGENT_MODE=extra', process.execPath, '--import', import.meta.resolve('tsx'), join(process.cwd(), 'test/fixtures/wrong-agent.ts')] };
     const [{ outDir }, browserContext] = await Promise.all([
-      recordTrial({ scenarioDir: EXAMPLE_SCENARIO, outDir: join(tempDir(), 'run'), agent, caDir: testCaDir(), timeoutMs: 60_000 }),
+      recordTrial({ scenarioDir: EXAMPLE_SCENARIO, outDir: join(tempDir(), 'run'), agent, caDir: testCaDir(), timeoutMs: 60_000, endpoints: 'scenario' }),
       launchChromium(),
     ]);
     browser = browserContext;

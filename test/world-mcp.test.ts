@@ -16,7 +16,7 @@ const CLI = [process.execPath, '--import', 'tsx', 'bin/main.ts'];
 test('toolbench world --mcp serves the endpoints; an agent elsewhere solves the task; toolbench grade scores it from the live world', async (t) => {
   const dir = tempDir();
   const tokenFile = join(dir, 'admin-token');
-  const world = spawn(CLI[0]!, [...CLI.slice(1), 'world', '--mcp', '--ports', 'ephemeral', '--admin-port', '0', '--json', '--ca-dir', testCaDir(),
+  const world = spawn(CLI[0]!, [...CLI.slice(1), 'world', '--mcp', '--endpoints', 'scenario', '--ports', 'ephemeral', '--admin-port', '0', '--json', '--ca-dir', testCaDir(),
     '--admin-token-file', tokenFile, '--journal', join(dir, 'journal')], { stdio: ['ignore', 'pipe', 'inherit'] });
   t.teardown(() => { world.kill('SIGTERM'); });
   const ready = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: world.stdout! }).once('line', resolve))) as { admin: string; mcp: Record<string, string> };
@@ -55,7 +55,7 @@ test('toolbench world --mcp serves the endpoints; an agent elsewhere solves the 
 
 test('taskgen: the world runs in its own container (compose); the agent\'s image holds no scenario, dataset or admin token; the generated oracle and verifier score 1', async (t) => {
   const out = join(tempDir(), 'tasks');
-  const { stdout } = await run(CLI[0]!, [...CLI.slice(1), 'taskgen', '--out', out, EXAMPLE_SCENARIO]);
+  const { stdout } = await run(CLI[0]!, [...CLI.slice(1), 'taskgen', '--endpoints', 'scenario', '--out', out, EXAMPLE_SCENARIO]);
   t.regex(stdout, /wrote .*example-github-basic/);
   const task = join(out, 'example-github-basic');
   const env = join(task, 'environment');
@@ -110,7 +110,7 @@ test('taskgen: the world runs in its own container (compose); the agent\'s image
 
   // The generated oracle (solution/) and verifier (tests/) against a live world with the task's token: reward 1.
   const dir = tempDir();
-  const world = spawn(CLI[0]!, [...CLI.slice(1), 'world', '--mcp', '--ports', 'ephemeral', '--admin-port', '0', '--json', '--ca-dir', testCaDir(),
+  const world = spawn(CLI[0]!, [...CLI.slice(1), 'world', '--mcp', '--endpoints', 'scenario', '--ports', 'ephemeral', '--admin-port', '0', '--json', '--ca-dir', testCaDir(),
     '--scenario', join(env, 'world', 'toolbench', 'scenarios', 'example', 'github', 'basic'), '--admin-token-file', join(env, 'world', 'admin-token')],
   { stdio: ['ignore', 'pipe', 'inherit'] });
   t.teardown(() => { world.kill('SIGTERM'); });
@@ -128,6 +128,6 @@ test('taskgen: the world runs in its own container (compose); the agent\'s image
   t.is(readFileSync(join(verifier, 'reward.txt'), 'utf8'), '1\n');
   t.like(JSON.parse(readFileSync(join(verifier, 'result.json'), 'utf8')), { reward: 1, mcp_calls: 2, mcp_bypass: 0 });
 
-  const again = await t.throwsAsync(run(CLI[0]!, [...CLI.slice(1), 'taskgen', '--out', out, EXAMPLE_SCENARIO])) as unknown as { code: number };
+  const again = await t.throwsAsync(run(CLI[0]!, [...CLI.slice(1), 'taskgen', '--endpoints', 'scenario', '--out', out, EXAMPLE_SCENARIO])) as unknown as { code: number };
   t.is(again.code, 2, 'an existing task folder is not overwritten');
 });

@@ -29,6 +29,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./record.js')).recordCommand,
   },
   {
+    command: 'run [scenarios..]',
+    describe: 'Run every scenario (or a filter) as trials of one agent, N at a time; a summary table, and a folder `toolbench report` compares',
+    load: async () => (await import('./run.js')).runCommand,
+  },
+  {
     command: 'demo',
     describe: 'Record the example scenario with the oracle agent, grade it, then replay --verify its journal',
     load: async () => (await import('./demo.js')).demoCommand,

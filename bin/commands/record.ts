@@ -9,7 +9,8 @@ import { recordTrial } from '../../scenarios/record.js';
 import { ToolbenchError } from '../../mocks/core/errors.js';
 import { CHAOS_LEVELS, type ChaosLevel } from '../../mocks/core/fault-plan.js';
 import { colors } from '../../replay/colors.js';
-import { DEFAULT_SCENARIO, seedOption } from '../shared.js';
+import { parseEndpointSelection } from '../../catalog/endpoint-selection.js';
+import { DEFAULT_SCENARIO, endpointsOption, readyTimeoutMs, readyTimeoutOption, seedOption } from '../shared.js';
 
 interface RecordArgs {
   scenario: string;
@@ -22,7 +23,9 @@ interface RecordArgs {
   json: boolean;
   quiet: boolean;
   strict: boolean;
+  endpoints: string;
   tools: ToolArm;
+  'ready-timeout': number;
   '--'?: (string | number)[];
 }
 
@@ -39,7 +42,9 @@ export const recordCommand: CommandModule<{}, RecordArgs> = {
     .option('timeout', { type: 'number', default: 1800, describe: 'Seconds before the agent (its whole process group) is stopped; the result says timed_out' })
     .option('strict', { type: 'boolean', default: false, describe: 'Fail the trial when any API call bypassed MCP (mcp_bypass > 0)' })
     .option('chaos', { choices: CHAOS_LEVELS, default: 'none' as ChaosLevel, describe: 'Fault preset added to the scenario\'s [[faults]] (docs/faults.md)' })
+    .option('endpoints', endpointsOption)
     .option('tools', { choices: TOOL_ARMS, default: 'all' as ToolArm, describe: 'The agent\'s MCP config: every endpoint\'s tools upfront (all), or only the router\'s search_tools and call_tool (router)' })
+    .option('ready-timeout', readyTimeoutOption)
     .option('json', { type: 'boolean', default: false, describe: 'Print result.json instead of the summary' })
     .option('quiet', { type: 'boolean', default: false, describe: 'Do not echo the agent\'s output' })
     .example('$0 record --agent oracle', 'the example scenario, solved by its oracle')
@@ -69,7 +74,8 @@ export const recordCommand: CommandModule<{}, RecordArgs> = {
     try {
       const { result, outDir, agentStderr } = await recordTrial({
         scenarioDir: args.scenario, outDir: out, seed: args.seed, agent, caDir: args['ca-dir'], strict: args.strict,
-        timeoutMs: args.timeout * 1000, signal: abort.signal, chaos: args.chaos, echo: !args.quiet && !args.json, tools: args.tools,
+        timeoutMs: args.timeout * 1000, signal: abort.signal, chaos: args.chaos, echo: !args.quiet && !args.json,
+        endpoints: parseEndpointSelection(args.endpoints), tools: args.tools, readyTimeoutMs: readyTimeoutMs(args['ready-timeout']),
       });
       if (args.json) process.stdout.write(JSON.stringify(result) + '\n');
       else process.stdout.write(summary(result, outDir, colors(process.env.NO_COLOR)));

@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { compareRuns, readResults, type RunSummary } from '../../scenarios/report.js';
+import { readRunErrors } from '../../scenarios/run.js';
 
 interface ReportArgs {
   a: string;
@@ -23,11 +24,16 @@ export const reportCommand: CommandModule<{}, ReportArgs> = {
     .option('json', { type: 'boolean', default: false, describe: 'Print the comparison as JSON' }),
   handler: async (args) => {
     const comparison = compareRuns(readResults(args.a), readResults(args.b));
+    // Trials a `toolbench run` could not start have no result.json; its run.json lists them.
+    const errors = { a: readRunErrors(args.a), b: readRunErrors(args.b) };
     if (args.json) {
-      process.stdout.write(JSON.stringify(comparison) + '\n');
+      process.stdout.write(JSON.stringify({ ...comparison, errors }) + '\n');
       return;
     }
     process.stdout.write(describe(`A ${args.a}`, comparison.a) + describe(`B ${args.b}`, comparison.b));
+    for (const side of ['a', 'b'] as const) {
+      for (const trial of errors[side]) process.stdout.write(`  ${side.toUpperCase()}: ${trial.scenario} could not start (not counted above): ${trial.error!.split('\n')[0]}\n`);
+    }
     if (comparison.changes.length === 0) process.stdout.write('no scenario changed\n');
     for (const c of comparison.changes) {
       const show = (x: number | null) => (x === null ? '—' : pct(x));

@@ -2,7 +2,8 @@ import type { CommandModule } from 'yargs';
 import { CHAOS_LEVELS, type ChaosLevel } from '../../mocks/core/fault-plan.js';
 import { loadAdminToken } from '../../proxy/admin-token.js';
 import { loadSecret } from '../../proxy/world-secret.js';
-import { DEFAULT_SCENARIO, onShutdown, seedOption } from '../shared.js';
+import { parseEndpointSelection } from '../../catalog/endpoint-selection.js';
+import { DEFAULT_SCENARIO, endpointsOption, onShutdown, readyTimeoutMs, readyTimeoutOption, seedOption } from '../shared.js';
 import { WorldReadySchema, type WorldReady } from '../world-ready.js';
 import { proxyOptions, type ProxyArgs } from './proxy.js';
 
@@ -10,6 +11,8 @@ interface WorldArgs extends ProxyArgs {
   proxy: boolean;
   mcp: boolean;
   router: boolean;
+  endpoints: string;
+  'ready-timeout': number;
   'secret-file'?: string;
   'admin-token-file'?: string;
   scenario: string;
@@ -30,7 +33,9 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
     .option('scenario', { type: 'string', default: DEFAULT_SCENARIO, describe: 'Scenario directory (holds scenario.toml and dataset/)' })
     .option('seed', seedOption)
     .option('chaos', { choices: CHAOS_LEVELS, default: 'none' as ChaosLevel, describe: 'Fault preset added to the scenario\'s [[faults]]: seeded 429/5xx, resets, timeouts and latency (docs/faults.md)' })
-    .option('mcp', { type: 'boolean', default: false, describe: 'Also start the scenario\'s MCP endpoints and their Streamable HTTP bridges (catalog ports 7101…), and POST /_bench/grade' })
+    .option('mcp', { type: 'boolean', default: false, describe: 'Also start MCP endpoints (--endpoints) and their Streamable HTTP bridges (catalog ports 7101…), and POST /_bench/grade' })
+    .option('endpoints', { ...endpointsOption, describe: `With --mcp: ${endpointsOption.describe}` })
+    .option('ready-timeout', readyTimeoutOption)
     .option('router', { type: 'boolean', default: false, describe: 'With --mcp, also serve the router (search_tools, call_tool over every started endpoint; catalog [router] port 7100): docs/catalog.md' })
     .option('admin-port', { type: 'number', default: 8100, describe: 'Admin API port (0 = any free port)' })
     .option('ports', { choices: ['catalog', 'ephemeral'] as const, default: 'catalog' as const, describe: 'Service, bridge, proxy and admin ports: the catalog\'s, or any free ones' })
@@ -45,7 +50,7 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
     const [{ startStack }, { gradingRoutes }] = await Promise.all([import('../../catalog/stack.js'), import('../../scenarios/grade-world.js')]);
     const stack = await startStack({
       scenarioDir: args.scenario, seed: args.seed, journalDir: args.journal, chaos: args.chaos, ports: args.ports, host: args.host,
-      caDir: args['ca-dir'], proxy: args.proxy, endpoints: args.mcp, router: args.router, logDir: args['log-dir'], mcpClients: args.client,
+      caDir: args['ca-dir'], proxy: args.proxy, endpoints: args.mcp && parseEndpointSelection(args.endpoints), router: args.router, readyTimeoutMs: readyTimeoutMs(args['ready-timeout']), logDir: args['log-dir'], mcpClients: args.client,
       adminPort: args['admin-port'], proxyPort: args['proxy-port'], tlsPort: args['tls-port'],
       forwardSecret: args['secret-file'] ? loadSecret(args['secret-file'], { create: true }) : undefined,
       adminToken: args['admin-token-file'] ? loadAdminToken(args['admin-token-file']) : undefined,
@@ -70,8 +75,8 @@ export const worldCommand: CommandModule<{}, WorldArgs> = {
         process.stdout.write(`  proxy        ${a.proxy}   (HTTPS_PROXY; transparent TLS on port ${a.tls})\n  ca           ${a.ca}\n`);
         for (const [name, url] of Object.entries(clients)) process.stdout.write(`  client ${name.padEnd(5)} ${url}\n`);
       }
-      for (const [id, url] of Object.entries(a.mcp)) process.stdout.write(`  mcp ${id.padEnd(8)} ${url}\n`);
-      if (a.router) process.stdout.write(`  mcp ${'router'.padEnd(8)} ${a.router}   (search_tools, call_tool over the endpoints above)\n`);
+      for (const [id, url] of Object.entries(a.mcp)) process.stdout.write(`  mcp ${id.padEnd(16)} ${url}\n`);
+      if (a.router) process.stdout.write(`  mcp ${'router'.padEnd(16)} ${a.router}   (search_tools, call_tool over the endpoints above)\n`);
       process.stdout.write(`  journal      ${args.journal ?? '(in memory)'}\nPress Ctrl-C to stop.\n`);
     }
     await onShutdown(async () => {

@@ -68,8 +68,12 @@ export function gradeRequired(matchers: readonly CallMatcher[], entries: readonl
 }
 
 export function gradeForbidden(matchers: readonly CallMatcher[], entries: readonly JournalEntry[], mcp: readonly McpRecord[]): CheckResult[] {
+  // What a server asks while starting (before the agent has any tool) is not the agent's doing:
+  // with every catalog endpoint attached, a host-less `path = "/v1/**"` would otherwise catch a
+  // distractor's startup reads.
+  const agents = entries.filter((entry) => entry.attribution?.kind !== 'startup');
   return matchers.map((matcher) => {
-    const found = matchingCalls(matcher, entries, mcp, 'any');
+    const found = matchingCalls(matcher, agents, mcp, 'any');
     return { kind: 'forbidden_call', ok: found.length === 0, description: describe(matcher), detail: found.length === 0 ? 'not made' : `made: ${found.slice(0, 3).join(', ')}` };
   });
 }

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { BASELINE_DIR, openWorld } from '../scenarios/world.js';
 import { fileHash } from '../mocks/core/dataset.js';
 import { verifyJournal } from '../replay/verify.js';
+import { placeholderCredential } from '../catalog/env-template.js';
+import { BASELINE_PROBES, type ProbeSend } from './helpers/baseline-probes.js';
 
 /**
  * A service the scenario does not name answers from the shared baseline world
@@ -36,6 +38,40 @@ test('every catalog service answers in every trial: a Slack scenario\'s world se
   t.is(answer.response.status, 200);
   t.is(JSON.parse(new TextDecoder().decode(answer.response.body)).login, user.login);
   t.true(Object.keys(world.state().stripe?.customers ?? {}).length >= 20, 'Stripe has its background customers');
+});
+
+test('every catalog service\'s baseline_credential logs in to its baseline dataset, and its placeholder does not', async (t) => {
+  // A Slack scenario's world serves every service but Slack from its baseline, a GitHub one Slack.
+  const slackWorld = await openWorld({ scenarioDir: 'scenarios/example/slack/basic' });
+  const githubWorld = await openWorld({ scenarioDir: GITHUB_SCENARIO });
+  t.teardown(() => { slackWorld.world.journal.close(); githubWorld.world.journal.close(); });
+  const { catalog } = slackWorld.catalog;
+  // A service without one starts its distractor endpoints on placeholders, which answer 401.
+  t.deepEqual(catalog.services.filter((s) => s.baseline_credential === undefined).map((s) => s.id), [], 'every service has a baseline_credential');
+  const amzDate = slackWorld.header.epoch.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  for (const service of catalog.services) {
+    if (service.baseline_credential === undefined) continue;
+    const probe = BASELINE_PROBES[service.id];
+    if (!probe) { t.fail(`${service.id}: no read in test/helpers/baseline-probes.ts to prove its baseline_credential`); continue; }
+    const opened = service.id === 'slack' ? githubWorld : slackWorld;
+    t.truthy(opened.header.baselines?.[service.id], `${service.id} answers from its baseline here`);
+    const seen: string[] = [];
+    const send: ProbeSend = (request) => {
+      const entry = opened.world.process({ ...request, body: new TextEncoder().encode(request.body ?? '') });
+      const body = new TextDecoder().decode(entry.response.body);
+      seen.push(`${request.method} ${request.host}${request.target} → ${entry.response.status} ${body.slice(0, 200)}`);
+      let json: unknown;
+      try { json = body === '' ? undefined : JSON.parse(body); } catch { json = undefined; }
+      return { status: entry.response.status, json };
+    };
+    t.true(probe(service.baseline_credential, { send, amzDate }), `${service.id}: its baseline_credential is refused: ${seen.join('; ')}`);
+    // The control: the placeholders a distractor would otherwise start on are refused by the same read.
+    const endpoint = catalog.endpoints.find((e) => e.service === service.id);
+    if (endpoint) {
+      seen.length = 0;
+      t.false(probe(placeholderCredential(endpoint), { send, amzDate }), `${service.id}: the read accepts even a placeholder credential: ${seen.join('; ')}`);
+    }
+  }
 });
 
 async function recordOne(baselineDir: string, request: { host: string; target: string; body?: string }): Promise<string> {

@@ -40,7 +40,8 @@ test('capture logs an endpoint in with its service\'s baseline credential, else 
   const slackGo = catalog.endpoints.find((e) => e.id === 'slack-go')!;
   t.like(baselineCredential(catalog, slackGo), { user_token: 'xoxp-4101-acme-baseline-dana', team_id: 'T04ACMECORP' });
   const github = catalog.endpoints.find((e) => e.id === 'github')!;
-  t.is(baselineCredential(catalog, github), 'toolbench-capture-only');
+  t.is(baselineCredential(catalog, github), 'ghp_aliceAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
   const bare = CatalogSchema.parse({ ...catalog, services: catalog.services.map(({ baseline_credential: _drop, ...service }) => service) });
   t.like(baselineCredential(bare, slackGo), { user_token: 'toolbench-capture-only' });
+  t.is(baselineCredential(bare, github), 'toolbench-capture-only');
 });

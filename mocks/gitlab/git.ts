@@ -1,4 +1,4 @@
-import { unifiedDiff } from '../github/git/diff.js';
+import { unifiedDiff } from '../kit/text-diff.js';
 import type { GlCtx } from './context.js';
 import { glError, iso, key, notFound, seededSha, shaOf, type BranchDoc, type CommitDoc, type ProjectDoc } from './model.js';
 

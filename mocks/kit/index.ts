@@ -10,3 +10,4 @@ export { numericId, prefixedId, uuidId, slackStyleId } from './ids.js';
 export { action, graphqlRoute, operation, rest, type Call, type Matcher, type Operation, type OperationInput } from './operation.js';
 export { specFallback, type SpecFallback, type SpecFallbackOptions, type SpecOperation, type ListPage, type OpenApiDocument } from './spec-fallback.js';
 export { pruneSpec, openapiToJsonSchema, loadSpec } from './openapi.js';
+export { unifiedDiff } from './text-diff.js';

@@ -6,7 +6,7 @@ import type { BenchReport, Summary } from '../bench/report.js';
 // The benchmark is a script (npm run bench), not a test: figures are reported, never asserted.
 // This only checks that a quick run without the external proxies reports every figure.
 test('npm run bench -- --quick --json --only internal reports every figure', async (t) => {
-  t.timeout(60_000);
+  t.timeout(240_000); // a smoke test, not a timed one: the quick run starts several worlds (29 services) and the cold-start section's fresh processes
   const started = Date.now();
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--json', '--only', 'internal'], { maxBuffer: 16 << 20 });
   t.log(`quick run: ${Date.now() - started} ms`);

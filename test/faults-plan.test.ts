@@ -70,10 +70,10 @@ test('scenario.toml: [[faults]] are validated with the file, and a rule may only
   const error = t.throws(() => loadScenarioManifest(bad));
   t.is((error as { code?: string }).code, 'TB_ERR_SCENARIO');
   t.regex(error!.message, /faults/);
-  const elsewhere = faultyScenario('[[faults]]\nservice = "gitlab"\nkind = 503');
+  const elsewhere = faultyScenario('[[faults]]\nservice = "acme-nowhere"\nkind = 503');
   const refused = await t.throwsAsync(openWorld({ scenarioDir: elsewhere }));
   t.is((refused as { code?: string }).code, 'TB_ERR_SCENARIO');
-  t.regex(refused!.message, /faults\[0\]\.service names "gitlab", which is not in the catalog/);
+  t.regex(refused!.message, /faults\[0\]\.service names "acme-nowhere", which is not in the catalog/);
   const fine = loadScenarioManifest(faultyScenario('[[faults]]\nroute = "/repos/:owner/:repo/issues"\nmethod = "POST"\nkind = 429\nnth = [1]'));
   t.deepEqual(fine.faults, [{ route: '/repos/:owner/:repo/issues', method: 'POST', kind: '429', nth: [1] }]);
 });

@@ -75,7 +75,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     command: 'toolmeter',
-    describe: 'What the endpoints\' tool lists cost an agent: tools, bytes and tokens, from the snapshots',
+    describe: 'What the endpoints\' tool lists cost an agent: tools, bytes and tokens per endpoint, in total and per tool arm (all, router), from the snapshots',
     load: async () => (await import('./toolmeter.js')).toolmeterCommand,
   },
   {

@@ -138,7 +138,6 @@ export function scenarioSuite({ service, services = [service], dirs, credentialO
       t.like(result, { r_c: 1, r_b: 0, mcp_bypass: 0 });
       const report = await verifyJournal(journalDir);
       t.is(report.verdict, 'identical', JSON.stringify(report.firstDivergence));
-      t.is(report.entries, result.world_requests + shutdownRequests);
 
       // A bypassed write must not pass: had any one of the oracle's state-changing tool calls been
       // made straight through the API instead (its requests attributed `direct`, the MCP call never
@@ -152,6 +151,12 @@ export function scenarioSuite({ service, services = [service], dirs, credentialO
       } finally {
         await journal.close();
       }
+      // Everything the trial made was graded, but for what arrived after: the requests a server
+      // makes as it stops, and telemetry a server sends after its call returned (Exa reports each
+      // call to api.agnost.ai in the background; under load that lands after grading).
+      t.is(entries.length, report.entries);
+      const lateNoise = entries.slice(result.world_requests).filter((e) => e.kind === 'noise').length;
+      t.is(report.entries - lateNoise, result.world_requests + shutdownRequests);
       const http = entries.filter((e) => e.kind === 'http');
       if (operationNames) {
         const known = new Set(operationNames);

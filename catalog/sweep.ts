@@ -46,7 +46,7 @@ export interface SweepOptions {
   readonly caDir?: string;
   readonly catalog?: LoadedCatalog;
   readonly snapshotDir?: string;
-  /** Per tool call (default 30 s): a tool that hangs is a transport error. */
+  /** Per tool call (default: the profile's `toolTimeoutMs`, else 30 s): a tool that hangs is a transport error. */
   readonly timeoutMs?: number;
   /** Told before each call. */
   readonly onTool?: (endpoint: string, tool: string, index: number, total: number) => void;
@@ -94,7 +94,7 @@ export async function sweepTools(options: SweepOptions): Promise<SweepResult> {
           let isError = false;
           let text = '';
           try {
-            const result = await client.callTool({ name: tool.name, arguments: args }, undefined, { timeout: options.timeoutMs ?? 30_000 });
+            const result = await client.callTool({ name: tool.name, arguments: args }, undefined, { timeout: options.timeoutMs ?? profile.toolTimeoutMs ?? 30_000 });
             isError = result.isError === true;
             const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
             text = content.map((part) => part.text ?? `[${part.type}]`).join('\n').slice(0, 300);

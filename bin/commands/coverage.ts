@@ -11,7 +11,7 @@ import { openJournalWithNotes } from '../shared.js';
 interface CoverageArgs {
   sources: string[];
   json: boolean;
-  'tool-timeout': number;
+  'tool-timeout'?: number;
   'ca-dir': string;
 }
 
@@ -21,7 +21,7 @@ export const coverageCommand: CommandModule<{}, CoverageArgs> = {
   builder: (y) => y
     .positional('sources', { type: 'string', array: true, default: [], describe: 'Journal directories or run directories (with journal/); none: sweep every tool of every catalog service' })
     .option('json', { type: 'boolean', default: false, describe: 'Print the report as one JSON object' })
-    .option('tool-timeout', { type: 'number', default: 30, describe: 'Seconds a tool call of the sweep may take' })
+    .option('tool-timeout', { type: 'number', describe: 'Seconds a tool call of the sweep may take (default: the service\'s sweep profile says, else 30)' })
     .option('ca-dir', { type: 'string', default: DEFAULT_CA_DIR, describe: 'CA directory for the sweep\'s proxy (made if missing)' })
     .epilogue('Exit 0: every operation reached was matched; 1: some request matched no operation (listed as unmatched); 2: bad input.\n'
       + 'Without sources, each catalog service with an endpoint and a tool snapshot is swept in a fresh world of its profile (mocks/<service>/conformance.ts).'),
@@ -39,7 +39,7 @@ export const coverageCommand: CommandModule<{}, CoverageArgs> = {
     } else {
       const tty = process.stderr.isTTY === true;
       const swept = await sweepCatalog({
-        catalog: loadCatalog(), caDir: args['ca-dir'], timeoutMs: Math.max(1, args['tool-timeout']) * 1000,
+        catalog: loadCatalog(), caDir: args['ca-dir'], ...(args['tool-timeout'] === undefined ? {} : { timeoutMs: Math.max(1, args['tool-timeout']) * 1000 }),
         ...(tty ? {
           onService: (service: string) => process.stderr.write(`\r\x1b[Kcoverage: starting ${service}…`),
           onTool: (endpoint: string, tool: string, i: number, total: number) => process.stderr.write(`\r\x1b[Kcoverage: ${endpoint} ${i + 1}/${total} ${tool}`),

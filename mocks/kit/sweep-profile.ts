@@ -37,4 +37,9 @@ export interface SweepProfile {
    * "failed" without one, which would otherwise pass for a tool error.
    */
   readonly offline?: readonly string[];
+  /**
+   * How long one tool call may take (default 30 s), for servers whose tools wait on their own
+   * clock (mongodb-mcp-server's atlas-connect-cluster waits 30 s for a connection no world can give).
+   */
+  readonly toolTimeoutMs?: number;
 }

@@ -35,4 +35,6 @@ export const sweep: SweepProfile = {
   order: ['atlas-create-project', 'atlas-streams-build'],
   // The server's region list is built in; it calls no API.
   offline: ['atlas-get-regions'],
+  // atlas-connect-cluster creates a temporary user, then waits 30 s for a mongod no world has.
+  toolTimeoutMs: 90_000,
 };

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { JsonSchema, SweepProfile } from '../kit/sweep-profile.js';
+import { schemaExample, type JsonSchema, type SweepProfile } from '../kit/sweep-profile.js';
 
 /** Evaluation datasets the GenAI tools read from disk before they upload them. */
 const CSV = fileURLToPath(new URL('./conformance/eval-dataset.csv', import.meta.url).href.replace('/dist/', '/'));
@@ -84,25 +84,6 @@ const TOOLS: Record<string, Record<string, unknown>> = {
   'droplet-delete': { ID: SPARE_DROPLET },
 };
 
-/** A value the schema accepts: an enum's first value, a number at its minimum, one array item, `sweep-<name>`. */
-function valueFor(schema: JsonSchema, name: string, depth: number): unknown {
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  if (schema.default !== undefined) return schema.default;
-  switch (schema.type) {
-    case 'number':
-    case 'integer': return typeof schema.minimum === 'number' ? Math.max(1, schema.minimum) : 1;
-    case 'boolean': return false;
-    case 'array': return depth > 3 ? [] : [valueFor((schema.items ?? {}) as JsonSchema, name.replace(/s$/, ''), depth + 1)];
-    case 'object': {
-      const out: Record<string, unknown> = {};
-      const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-      for (const key of (schema.required ?? []) as string[]) if (properties[key] && depth < 4) out[key] = valueFor(properties[key]!, key, depth + 1);
-      return out;
-    }
-    default: return `sweep-${name.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}`;
-  }
-}
-
 /** create < reads < updates and actions < deletes; the uptime check before everything that uses it. */
 export function rank(tool: string): number {
   if (tool === 'uptimecheck-create') return -2;
@@ -130,7 +111,7 @@ export const sweep: SweepProfile = {
   argsFor(tool, state) {
     const properties = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
     const args: Record<string, unknown> = {};
-    for (const name of (tool.inputSchema.required ?? []) as string[]) if (properties[name]) args[name] = valueFor(properties[name]!, name, 0);
+    for (const name of (tool.inputSchema.required ?? []) as string[]) if (properties[name]) args[name] = schemaExample(properties[name]!, name);
     const name = tool.name;
     // Ids of the world, by what the tool works on.
     const isDroplet = /droplet(s)?(-|$)|^droplet-/.test(name) && !/-tag$/.test(name) && !name.startsWith('firewall-');

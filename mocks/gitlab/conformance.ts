@@ -1,4 +1,4 @@
-import type { JsonSchema, SweepProfile } from '../kit/sweep-profile.js';
+import { schemaExample, type JsonSchema, type SweepProfile } from '../kit/sweep-profile.js';
 
 /**
  * How the conformance suite and `toolbench coverage` call all 262 tools of @zereight/mcp-gitlab
@@ -113,28 +113,6 @@ const TOOLS: Record<string, Record<string, unknown>> = {
   mark_todo_done: { id: 801 },
 };
 
-/** A value the schema accepts: an enum's first value, a number at its minimum, `sweep-<name>`. */
-function valueFor(schema: JsonSchema, name: string, depth: number): unknown {
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  if (schema.default !== undefined) return schema.default;
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  const alt = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-  if (type === undefined && alt && alt.length > 0) return valueFor(alt[0]!, name, depth);
-  switch (type) {
-    case 'number':
-    case 'integer': return typeof schema.minimum === 'number' ? Math.max(1, schema.minimum) : 1;
-    case 'boolean': return false;
-    case 'array': return depth > 3 ? [] : [valueFor((schema.items ?? {}) as JsonSchema, name.replace(/s$/, ''), depth + 1)];
-    case 'object': {
-      const out: Record<string, unknown> = {};
-      const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-      for (const k of (schema.required ?? []) as string[]) if (properties[k] && depth < 4) out[k] = valueFor(properties[k]!, k, depth + 1);
-      return out;
-    }
-    default: return `sweep-${name.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}`;
-  }
-}
-
 /** reads < creates < updates and actions < deletes; the sweep's own records before what uses them. */
 export function rank(tool: string): number {
   if (tool === 'create_branch') return 0;
@@ -184,7 +162,7 @@ export const sweep: SweepProfile = {
     const args: Record<string, unknown> = {};
     for (const name of (tool.inputSchema.required ?? []) as string[]) {
       if (!properties[name]) continue;
-      args[name] = name in COMMON ? COMMON[name] : valueFor(properties[name]!, name, 0);
+      args[name] = name in COMMON ? COMMON[name] : schemaExample(properties[name]!, name);
     }
     // Optional in the schemas (a default project can come from GITLAB_PROJECT_ID), needed here.
     for (const name of ['project_id', 'merge_request_iid'] as const) if (name in properties && !(name in args) && !(name === 'project_id' && 'group_id' in args)) args[name] = COMMON[name];

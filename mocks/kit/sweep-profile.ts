@@ -43,3 +43,28 @@ export interface SweepProfile {
    */
   readonly toolTimeoutMs?: number;
 }
+
+/**
+ * A value a JSON schema accepts, for sweep arguments no override names: an enum's first value, the
+ * default, a number at its minimum, `sweep-<name>`; the first of `anyOf`/`oneOf` and of a type list.
+ */
+export function schemaExample(schema: JsonSchema, name: string, depth = 0): unknown {
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  if (schema.default !== undefined) return schema.default;
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  const alt = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (type === undefined && alt && alt.length > 0) return schemaExample(alt[0]!, name, depth);
+  switch (type) {
+    case 'number':
+    case 'integer': return typeof schema.minimum === 'number' ? Math.max(1, schema.minimum) : 1;
+    case 'boolean': return false;
+    case 'array': return depth > 3 ? [] : [schemaExample((schema.items ?? {}) as JsonSchema, name.replace(/s$/, ''), depth + 1)];
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+      for (const k of (schema.required ?? []) as string[]) if (properties[k] && depth < 4) out[k] = schemaExample(properties[k]!, k, depth + 1);
+      return out;
+    }
+    default: return `sweep-${name.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}`;
+  }
+}

@@ -1,15 +1,11 @@
 import test from 'ava';
+import { nearMissOverMcp } from './helpers/near-miss-mcp.js';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startStack } from '../catalog/stack.js';
-import { gradeWorld } from '../scenarios/grade-world.js';
 import type { ScenarioManifest } from '../scenarios/manifest.js';
 import type { World } from '../mocks/core/world.js';
 import { atlassianService } from '../mocks/atlassian/index.js';
 import { notionService } from '../mocks/notion/index.js';
 import { isRestWrite, scenarioSuite } from './helpers/scenario-suite.js';
-import { testCaDir } from './helpers/proxy.js';
 
 // The collab group's cross-service scenarios: a Jira bug whose fix is a GitHub pull request and
 // whose status goes to Slack. Valid, nop 0, oracle 1 with R_b 0 over every MCP server, replay
@@ -35,28 +31,7 @@ const jira = scenarioSuite({
 type Call = ScenarioManifest['oracle']['calls'][number];
 
 /** The oracle's calls with `change` applied to each, over MCP; then the grade. */
-async function nearMiss(dir: string, manifest: ScenarioManifest, change: (call: Call) => Call) {
-  const stack = await startStack({ scenarioDir: dir, ports: 'ephemeral', caDir: testCaDir(), endpoints: true });
-  const clients = new Map<string, Client>();
-  try {
-    const initial = stack.world.gradingState('initial');
-    for (const original of manifest.oracle.calls) {
-      const call = change(original);
-      let client = clients.get(call.endpoint);
-      if (!client) {
-        client = new Client({ name: 'near-miss-agent', version: '1.0.0' });
-        await client.connect(new StreamableHTTPClientTransport(new URL(stack.addresses().mcp[call.endpoint]!)));
-        clients.set(call.endpoint, client);
-      }
-      const result = await client.callTool({ name: call.tool, arguments: call.arguments });
-      if (result.isError) throw new Error(`${call.tool}: ${JSON.stringify(result.content)}`);
-    }
-    return await gradeWorld(stack, initial, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
-  } finally {
-    for (const client of clients.values()) await client.close();
-    await stack.close();
-  }
-}
+const nearMiss = async (dir: string, manifest: ScenarioManifest, change: (call: Call) => Call) => (await nearMissOverMcp(dir, manifest, change)).result;
 
 const failed = (result: Awaited<ReturnType<typeof nearMiss>>) => [...new Set(result.checks.filter((c) => !c.ok).map((c) => c.description.split(': ')[0]))];
 

@@ -1,16 +1,13 @@
-import test, { type ExecutionContext } from 'ava';
+import test from 'ava';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startStack } from '../catalog/stack.js';
 import { openWorld } from '../scenarios/world.js';
 import { gradeWorld } from '../scenarios/grade-world.js';
 import type { ScenarioManifest } from '../scenarios/manifest.js';
 import type { World } from '../mocks/core/world.js';
 import { hubspotService } from '../mocks/hubspot/index.js';
 import { twilioService } from '../mocks/twilio/index.js';
+import { nearMissOverMcp } from './helpers/near-miss-mcp.js';
 import { scenarioSuite } from './helpers/scenario-suite.js';
-import { testCaDir } from './helpers/proxy.js';
 
 // The cross-service scenarios around HubSpot. Each: valid, nop 0, oracle 1 with R_b 0 over both
 // MCP servers, replay identical, bypassed writes fail; and its near misses score 0.
@@ -51,27 +48,8 @@ const trial = (agent: string, manifest: ScenarioManifest) =>
   ({ agent, answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
 
 /** Runs `calls` over the scenario's MCP endpoints in a fresh world (each must succeed) and grades the trial. */
-async function overMcp(t: ExecutionContext, manifest: ScenarioManifest, dir: string, agent: string, calls: readonly Call[]) {
-  const stack = await startStack({ scenarioDir: dir, ports: 'ephemeral', caDir: testCaDir(), endpoints: true });
-  const clients = new Map<string, Client>();
-  try {
-    const initial = stack.world.gradingState('initial');
-    for (const call of calls) {
-      let client = clients.get(call.endpoint);
-      if (!client) {
-        client = new Client({ name: agent, version: '1.0.0' });
-        await client.connect(new StreamableHTTPClientTransport(new URL(stack.addresses().mcp[call.endpoint]!)));
-        clients.set(call.endpoint, client);
-      }
-      const result = await client.callTool({ name: call.tool, arguments: call.arguments });
-      t.falsy(result.isError, `${call.tool}: ${JSON.stringify(result.content)}`);
-    }
-    return { state: stack.world.state(), result: await gradeWorld(stack, initial, trial(agent, manifest)) };
-  } finally {
-    for (const client of clients.values()) await client.close();
-    await stack.close();
-  }
-}
+const overMcp = (manifest: ScenarioManifest, dir: string, calls: readonly Call[]) =>
+  nearMissOverMcp(dir, { ...manifest, oracle: { ...manifest.oracle, calls: [...calls] } }, (call) => call);
 
 /** Opens the scenario's world in process, lets `act` make direct requests, and grades the trial. */
 async function inProcess(manifest: ScenarioManifest, dir: string, agent: string, act: (world: World) => Promise<void>) {
@@ -101,7 +79,7 @@ test(`${deal.id}: a test agent that closes the look-alike deal of the order that
   const calls = deal.oracle.calls.map((call) => (call.tool === 'hubspot-batch-update-objects'
     ? { ...call, arguments: { objectType: 'deals', inputs: [{ id: '544', properties: { dealstage: 'closedlost', closed_lost_reason: 'Shopify order cancelled and refunded.' } }] } }
     : call));
-  const { state, result } = await overMcp(t, deal, dealDir, 'wrong-deal', calls);
+  const { state, result } = await overMcp(deal, dealDir, calls);
   const deals = state.hubspot!.deals as Record<string, { properties: Record<string, string | null> }>;
   t.is(deals['544']!.properties.dealstage, 'closedlost', 'the near miss really wrote');
   t.is(result.reward, 0);
@@ -131,7 +109,7 @@ test(`${deal.id}: re-tagging the cancelled order in Shopify is a forbidden mutat
 
 test(`${sms.id}: a test agent that texts the other Priya Raman (Lumen Analytics, contact 192) over MCP scores 0, caught by the forbidden call, the state and R_b`, async (t) => {
   const calls = sms.oracle.calls.map((call) => (call.tool === 'TwilioApiV2010--CreateMessage' ? { ...call, arguments: { ...call.arguments, To: '+15125550187' } } : call));
-  const { state, result } = await overMcp(t, sms, smsDir, 'wrong-contact', calls);
+  const { state, result } = await overMcp(sms, smsDir, calls);
   const sent = Object.values(state.twilio!.messages ?? {}) as { to: string; direction: string; body: string }[];
   t.true(sent.some((m) => m.to === '+15125550187' && m.direction === 'outbound-api' && m.body.includes('Sam Ortiz')), 'the near miss really sent the text');
   t.is(result.reward, 0);

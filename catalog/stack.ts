@@ -16,6 +16,7 @@ import { selectEndpoints, type EndpointSelection } from './endpoint-selection.js
 import { baselineCredential } from './scenario-endpoints.js';
 import type { EndpointEntry } from './schema.js';
 import type { RunningEndpoint } from './supervisor.js';
+import type { WarmLane } from './warm.js';
 
 export type { EndpointSelection } from './endpoint-selection.js';
 
@@ -63,6 +64,11 @@ export interface StackOptions {
   adminRoutes?: (opened: OpenedWorld) => AdminRoutes;
   /** Also serve the router endpoint over the started endpoints (catalog/router/; `record --tools router`). */
   router?: boolean;
+  /**
+   * A warm lane (`toolbench run`): use its proxy, take its running warm-safe endpoints instead of
+   * starting them, and leave the ones this trial starts for the next; docs/trials.md.
+   */
+  lane?: WarmLane;
 }
 
 export interface StackEndpoint {
@@ -77,6 +83,8 @@ export interface EndpointReadiness {
   endpoint: string;
   readyMs: number;
   tools: number;
+  /** Taken running from a warm lane (its `readyMs` is then the time the previous start took). */
+  warm?: boolean;
 }
 
 
@@ -124,7 +132,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const catalogPorts = options.ports === 'catalog';
   const pick = (given: number | undefined, catalogPort: number) => given ?? (catalogPorts ? catalogPort : 0);
   try {
-    const tracker = new CallTracker();
+    const lane = options.lane;
+    const tracker = lane?.tracker ?? new CallTracker();
     for (const client of options.mcpClients ?? []) {
       tracker.register(client);
       tracker.markReady(client);
@@ -137,16 +146,23 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     closers.push(() => served.close());
     const endpoints = new Map<string, StackEndpoint>();
     let router: Listening | null = null;
+    if (options.lane && !options.endpoints) throw new ToolbenchError('TB_ERR_USAGE', 'a warm lane keeps MCP endpoints: start them too');
     if (options.router && !options.endpoints) throw new ToolbenchError('TB_ERR_USAGE', 'the router routes to MCP endpoints: start them too');
     if (options.proxy === false) {
       if (options.endpoints) throw new ToolbenchError('TB_ERR_USAGE', 'MCP endpoints need the proxy: drop --no-proxy');
       return finish(null);
     }
-    const proxy = await serveProxyForWorld(world, catalog.catalog, {
-      caDir: options.caDir ?? DEFAULT_CA_DIR, host: options.host, attribute: (client) => tracker.attribute(client),
-      proxyPort: pick(options.proxyPort, 8080), tlsPort: pick(options.tlsPort, 8443),
-    });
-    closers.push(() => proxy.proxy.close());
+    let proxy: ServedProxy;
+    if (lane) {
+      if (catalogPorts) throw new ToolbenchError('TB_ERR_USAGE', 'a warm lane runs on ephemeral ports');
+      proxy = lane.proxy;
+    } else {
+      proxy = await serveProxyForWorld(world, catalog.catalog, {
+        caDir: options.caDir ?? DEFAULT_CA_DIR, host: options.host, attribute: (client) => tracker.attribute(client),
+        proxyPort: pick(options.proxyPort, 8080), tlsPort: pick(options.tlsPort, 8443),
+      });
+      closers.push(() => proxy.proxy.close());
+    }
     for (const client of [...(options.clients ?? []), ...(options.mcpClients ?? [])]) proxy.proxy.credentials.issue(client);
 
     if (options.endpoints) {
@@ -155,6 +171,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         import('./bridge.js'), import('./mcp-log.js'), import('./supervisor.js'),
       ]);
       const mcpLog = new McpLog(world.journal, () => world.clock.current);
+      if (lane) {
+        lane.bind(world, mcpLog, header.catalogHash);
+        // The lane's proxy outlives the trial: from here on it answers no one for this world.
+        closers.push(async () => lane.unbind());
+      }
       const selection = options.endpoints === true ? 'scenario' : options.endpoints;
       const wanted = selectEndpoints(selection, manifest, catalog.catalog);
       if (options.logDir) mkdirSync(options.logDir, { recursive: true });
@@ -163,14 +184,26 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       // requests interleave in the journal in whatever order they come; replay re-issues them in
       // the journal's order, and the agent's requests all come after every endpoint is ready.
       const started = await settleBounded(wanted, options.startConcurrency ?? 8, async (entry): Promise<StackEndpoint> => {
-        const stderr = options.logDir ? await openLog(join(options.logDir, `${entry.id}.stderr.log`)) : discard();
-        closers.push(() => new Promise<void>((done) => stderr.end(done)));
+        const warm = lane?.warms(entry, manifest) === true;
+        if (warm) {
+          const pooled = lane!.take(entry.id);
+          if (pooled) {
+            await pooled.running.rejoin();
+            const readiness = { ...pooled.readiness, warm: true };
+            options.onReady?.(readiness);
+            return { ...pooled, readiness };
+          }
+        }
+        // A warm server's stderr and life belong to the lane, not to this trial.
+        const stderr = warm ? await lane!.openLog(entry.id) : options.logDir ? await openLog(join(options.logDir, `${entry.id}.stderr.log`)) : discard();
+        const own = (close: () => Promise<unknown>) => (warm ? lane!.onClose(close) : closers.push(close));
+        own(() => new Promise<void>((done) => stderr.end(done)));
         const began = performance.now();
         const running = await RunningEndpoint.start({
           endpoint: entry,
           credential: manifest.credentials[entry.service] ?? (manifest.services.includes(entry.service) ? undefined : baselineCredential(catalog.catalog, entry)),
           tracker,
-          mcpLog,
+          mcpLog: warm ? lane!.mcpLog : mcpLog,
           stderr,
           readyTimeoutMs: options.readyTimeoutMs,
           network: {
@@ -182,12 +215,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           },
           onCrash: (id, exit) => options.onCrash?.(id, `the ${id} MCP server exited with ${describeExit(exit)}`),
         });
-        closers.push(() => running.close());
+        own(() => running.close());
         const readiness = { endpoint: entry.id, readyMs: Math.round(performance.now() - began), tools: running.tools.length };
         options.onReady?.(readiness);
         const bridge = await serveBridge(running, { host: options.host, port: pick(undefined, entry.bridge_port) });
-        closers.push(() => bridge.close());
-        return { entry, running, bridge, readiness };
+        own(() => bridge.close());
+        const endpoint = { entry, running, bridge, readiness };
+        if (warm) lane!.keep(endpoint);
+        return endpoint;
       });
       const failed = started.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as Error] : []));
       if (failed.length === 1) throw failed[0];
@@ -258,7 +293,8 @@ async function settleBounded<T, R>(items: readonly T[], limit: number, run: (ite
   return out;
 }
 
-function openLog(path: string): Promise<WriteStream> {
+/** A log file opened for appending (a server's stderr). */
+export function openLog(path: string): Promise<WriteStream> {
   return new Promise((resolve, reject) => {
     const stream = createWriteStream(path, { flags: 'a' });
     stream.once('open', () => resolve(stream));

@@ -7,7 +7,7 @@ import { childEnvironment } from '../proxy/child-env.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import { TOOLBENCH_VERSION } from '../mocks/version.js';
 import { renderEnv, renderTemplate, TemplateError, type TemplateValue, type TemplateVars } from './env-template.js';
-import type { McpLog } from './mcp-log.js';
+import type { McpSink } from './mcp-log.js';
 import { findInstalledPackage, packageProblem } from './packages.js';
 import { TOOLBENCH_ROOT } from './paths.js';
 import type { EndpointEntry } from './schema.js';
@@ -36,7 +36,7 @@ export interface StartEndpointOptions {
   credential?: TemplateValue;
   network: EndpointNetwork;
   tracker: CallTracker;
-  mcpLog: McpLog;
+  mcpLog: McpSink;
   /** The server's stderr goes here (a log file). */
   stderr: Writable;
   /** Told when the server exits while it was meant to be running. */
@@ -168,6 +168,19 @@ export class RunningEndpoint {
     const seq = mcpLog.worldSeq();
     await mcpLog.record({ endpoint: endpoint.id, kind: 'ready', tool: null, callId: null, arguments: null, result: { tools: running.tools.length }, isError: false, error: null, worldSeqBefore: seq, worldSeqAfter: seq });
     return running;
+  }
+
+  /**
+   * A warm server joins the next trial (catalog/warm.ts): its calls are numbered from 1 again and
+   * the trial's MCP log says it is ready, as a freshly started server's would, noting it was warm.
+   */
+  async rejoin(): Promise<void> {
+    const { tracker, mcpLog } = this.options;
+    this.calls = 0;
+    tracker.register(this.id);
+    tracker.markReady(this.id);
+    const seq = mcpLog.worldSeq();
+    await mcpLog.record({ endpoint: this.id, kind: 'ready', tool: null, callId: null, arguments: null, result: { tools: this.tools.length, warm: true }, isError: false, error: null, worldSeqBefore: seq, worldSeqAfter: seq });
   }
 
   /** The server's own name and version, as it reported them at initialize. */

@@ -137,7 +137,7 @@ export function scenarioOf(profile: SweepProfile): string {
   return isAbsolute(profile.scenario) ? profile.scenario : join(TOOLBENCH_ROOT, profile.scenario);
 }
 
-function orderTools<T extends { name: string }>(tools: readonly T[], first: readonly string[] | ((tool: string) => number)): T[] {
+export function orderTools<T extends { name: string }>(tools: readonly T[], first: readonly string[] | ((tool: string) => number)): T[] {
   const rank = typeof first === 'function' ? first : (name: string) => (first.includes(name) ? first.indexOf(name) : first.length);
   return [...tools].sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { startStack, type EndpointReadiness, type EndpointSelection } from '../catalog/stack.js';
+import type { WarmLane } from '../catalog/warm.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import type { ChaosLevel } from '../mocks/core/fault-plan.js';
 import { childEnvironment } from '../proxy/child-env.js';
@@ -42,6 +43,8 @@ export interface RecordOptions {
   readyTimeoutMs?: number;
   /** Told as each endpoint becomes ready (its tool list answered). */
   onReady?: (ready: EndpointReadiness) => void;
+  /** Take warm-safe endpoints from this lane and leave new ones there (`toolbench run`; catalog/warm.ts). */
+  lane?: WarmLane;
 }
 
 /** `OUT/startup.json`: how the trial's endpoints came up (wall clock; `toolbench run` sums it up). */
@@ -49,7 +52,11 @@ export const TrialStartupSchema = z.object({
   /** From the start of the stack to every endpoint ready, in ms. */
   ready_ms: z.number().int().nonnegative(),
   /** In catalog order: each endpoint's time from spawn to its tool list, and its tool count. */
-  endpoints: z.array(z.object({ endpoint: z.string(), ready_ms: z.number().int().nonnegative(), tools: z.number().int().nonnegative() })),
+  endpoints: z.array(z.object({
+    endpoint: z.string(), ready_ms: z.number().int().nonnegative(), tools: z.number().int().nonnegative(),
+    /** Taken running from the run's warm lane (`ready_ms` is then its first start's). */
+    warm: z.boolean().optional(),
+  })),
 });
 export type TrialStartup = z.infer<typeof TrialStartupSchema>;
 
@@ -101,12 +108,14 @@ export async function recordTrial(options: RecordOptions): Promise<RecordedTrial
     const began = performance.now();
     const stack = await startStack({
       scenarioDir: options.scenarioDir, seed: options.seed, journalDir, ports: 'ephemeral', caDir: options.caDir, chaos: options.chaos,
-      endpoints: options.endpoints ?? 'all', logDir: join(outDir, 'logs'), router: options.tools === 'router', readyTimeoutMs: options.readyTimeoutMs, onReady: options.onReady,
+      endpoints: options.endpoints ?? 'all', logDir: join(outDir, 'logs'), router: options.tools === 'router', readyTimeoutMs: options.readyTimeoutMs, onReady: options.onReady, lane: options.lane,
     });
     try {
       const startup: TrialStartup = {
         ready_ms: Math.round(performance.now() - began),
-        endpoints: [...stack.endpoints.values()].map(({ readiness }) => ({ endpoint: readiness.endpoint, ready_ms: readiness.readyMs, tools: readiness.tools })),
+        endpoints: [...stack.endpoints.values()].map(({ readiness }) => ({
+          endpoint: readiness.endpoint, ready_ms: readiness.readyMs, tools: readiness.tools, ...(readiness.warm ? { warm: true } : {}),
+        })),
       };
       writeFileSync(join(outDir, 'startup.json'), JSON.stringify(startup, null, 2) + '\n');
       const { world } = stack;

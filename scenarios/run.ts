@@ -7,6 +7,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { EndpointSelection } from '../catalog/endpoint-selection.js';
+import { loadCatalog } from '../catalog/load.js';
+import { openLog } from '../catalog/stack.js';
+import { WarmLane } from '../catalog/warm.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import type { BuiltInAgent } from './agents/index.js';
 import type { TrialResult } from './grade/result.js';
@@ -29,6 +32,8 @@ export const RunTrialSchema = z.object({
   wall_ms: z.number().int().nonnegative(),
   ready_ms: z.number().int().nonnegative().nullable(),
   endpoints: z.number().int().nonnegative().nullable(),
+  /** Of those, how many were taken running from the worker's warm lane. */
+  warm: z.number().int().nonnegative().nullable().default(null),
   /** Why the trial did not run (an endpoint that never got ready, a scenario that does not load). */
   error: z.string().nullable(),
 });
@@ -41,6 +46,12 @@ export const RunManifestSchema = z.object({
   tools: z.enum(TOOL_ARMS),
   endpoints: z.union([z.enum(['all', 'scenario']), z.array(z.string())]),
   jobs: z.number().int().positive(),
+  /**
+   * Warm lanes (one per job): each kept its proxy and its warm-safe endpoints' servers across its
+   * trials. `strays`: requests that reached a lane between trials (answered 503, in no journal):
+   * a server that is not really warm-safe. Null: every trial started its own (`--no-warm`).
+   */
+  warm: z.object({ lanes: z.number().int().nonnegative(), strays: z.array(z.string()) }).nullable().default(null),
   /** The run was stopped (Ctrl-C) before every trial ran. */
   interrupted: z.boolean(),
   wall_ms: z.number().int().nonnegative(),
@@ -58,6 +69,8 @@ export interface RunOptions {
   repeat?: number;
   endpoints?: EndpointSelection;
   tools?: ToolArm;
+  /** Keep warm-safe endpoints' servers running across each worker's trials (default true). */
+  warm?: boolean;
   caDir?: string;
   timeoutMs?: number;
   readyTimeoutMs?: number;
@@ -111,24 +124,34 @@ export async function runTrials(options: RunOptions): Promise<RunManifest> {
   mkdirSync(outDir, { recursive: true });
   const began = performance.now();
   const trials: (RunTrial | undefined)[] = new Array(planned.length);
+  const warm = (options.warm ?? true) && options.endpoints !== 'scenario';
+  const lanes: WarmLane[] = [];
   let next = 0;
-  const worker = async () => {
+  const worker = async (k: number) => {
+    // Opened on the worker's first trial: a run of one trial gets no lane folder it did not need.
+    let lane: WarmLane | undefined;
     while (next < planned.length && !options.signal?.aborted) {
       const index = next++;
       const plan = planned[index]!;
       options.onTrialStart?.(plan.id);
-      const trial = await runOne(plan, join(outDir, plan.folder), options);
+      if (warm && !lane) lanes.push(lane = await openLane(join(outDir, '.warm', `lane-${k + 1}`), options.caDir));
+      const trial = await runOne(plan, join(outDir, plan.folder), options, lane);
       trials[index] = trial;
       options.onTrialEnd?.(trial);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(jobs, planned.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(jobs, planned.length) }, (_, k) => worker(k)));
+  } finally {
+    await Promise.all(lanes.map((lane) => lane.close()));
+  }
   const manifest: RunManifest = {
     format: 1,
     agent: typeof options.agent === 'string' ? options.agent : options.agent.command.join(' '),
     tools: options.tools ?? 'all',
     endpoints: options.endpoints === undefined ? 'all' : typeof options.endpoints === 'string' ? options.endpoints : [...options.endpoints],
     jobs,
+    warm: warm ? { lanes: lanes.length, strays: lanes.flatMap((lane) => lane.strays) } : null,
     interrupted: options.signal?.aborted ?? false,
     wall_ms: Math.round(performance.now() - began),
     trials: trials.filter((t): t is RunTrial => t !== undefined),
@@ -137,30 +160,39 @@ export async function runTrials(options: RunOptions): Promise<RunManifest> {
   return manifest;
 }
 
-async function runOne(plan: { dir: string; id: string; folder: string }, trialDir: string, options: RunOptions): Promise<RunTrial> {
+/** A worker's lane; its warm servers' stderr goes to `dir` (they outlive every trial folder). */
+async function openLane(dir: string, caDir: string | undefined): Promise<WarmLane> {
+  mkdirSync(dir, { recursive: true });
+  return WarmLane.open({
+    catalog: loadCatalog(), caDir,
+    openLog: (endpoint) => openLog(join(dir, `${endpoint}.stderr.log`)),
+  });
+}
+
+async function runOne(plan: { dir: string; id: string; folder: string }, trialDir: string, options: RunOptions, lane: WarmLane | undefined): Promise<RunTrial> {
   const began = performance.now();
   const wall = () => Math.round(performance.now() - began);
   try {
     const { result, startup } = await recordTrial({
       scenarioDir: plan.dir, outDir: trialDir, agent: options.agent, caDir: options.caDir, timeoutMs: options.timeoutMs,
       strict: options.strict, endpoints: options.endpoints, tools: options.tools, readyTimeoutMs: options.readyTimeoutMs,
-      cwd: options.cwd, signal: options.signal, echo: false,
+      cwd: options.cwd, signal: options.signal, echo: false, lane,
     });
-    return graded(plan, result, wall(), startup.ready_ms, startup.endpoints.length);
+    return graded(plan, result, wall(), startup.ready_ms, startup.endpoints.length, startup.endpoints.filter((e) => e.warm).length);
   } catch (error) {
     // A bug is not a failed trial: let it end the run.
     if (!(error instanceof ToolbenchError)) throw error;
     return {
       scenario: plan.id, dir: null, reward: null, outcome_code: null, r_c: null, r_b: null, api_calls: null, mcp_bypass: null,
-      wall_ms: wall(), ready_ms: null, endpoints: null, error: error.message,
+      wall_ms: wall(), ready_ms: null, endpoints: null, warm: null, error: error.message,
     };
   }
 }
 
-function graded(plan: { folder: string }, result: TrialResult, wallMs: number, readyMs: number, endpoints: number): RunTrial {
+function graded(plan: { folder: string }, result: TrialResult, wallMs: number, readyMs: number, endpoints: number, warm: number): RunTrial {
   return {
     scenario: result.scenario, dir: plan.folder, reward: result.reward, outcome_code: result.outcome_code, r_c: result.r_c, r_b: result.r_b,
-    api_calls: result.api_calls, mcp_bypass: result.mcp_bypass, wall_ms: wallMs, ready_ms: readyMs, endpoints, error: null,
+    api_calls: result.api_calls, mcp_bypass: result.mcp_bypass, wall_ms: wallMs, ready_ms: readyMs, endpoints, warm, error: null,
   };
 }
 

@@ -55,9 +55,49 @@ const capture: CommandModule<{}, CaptureArgs> = {
   },
 };
 
+interface WarmAuditArgs {
+  endpoint?: string[];
+  tools: number;
+  rounds: number;
+  json: boolean;
+  'ca-dir': string;
+}
+
+const warmAudit: CommandModule<{}, WarmAuditArgs> = {
+  command: 'warm-audit',
+  describe: 'Check that endpoints marked warm_safe (or those named) keep nothing between trials: the same tool calls in fresh worlds on one running server must reach the world alike',
+  builder: (y) => y
+    .option('endpoint', { type: 'string', array: true, describe: 'Audit these endpoints (default: every warm_safe one)' })
+    .option('tools', { type: 'number', default: 8, describe: 'Tools called per world, spread over the endpoint\'s list' })
+    .option('rounds', { type: 'number', default: 2, describe: 'Fresh worlds in a row on the one server' })
+    .option('json', { type: 'boolean', default: false, describe: 'One JSON line per endpoint' })
+    .option('ca-dir', { type: 'string', default: DEFAULT_CA_DIR, describe: 'CA directory (made if missing)' })
+    .epilogue('Exit 1 when an audited endpoint is not safe to keep warm (docs/trials.md, "Warm lanes").'),
+  handler: async (args) => {
+    if (!Number.isInteger(args.tools) || args.tools < 1) throw new ToolbenchError('TB_ERR_USAGE', `--tools ${args.tools}: give a whole number ≥ 1`);
+    if (!Number.isInteger(args.rounds) || args.rounds < 2) throw new ToolbenchError('TB_ERR_USAGE', `--rounds ${args.rounds}: give a whole number ≥ 2 (one fresh start and at least one warm reuse)`);
+    const { auditWarm } = await import('../../catalog/warm-audit.js');
+    const loaded = loadCatalog();
+    const ids = args.endpoint ?? loaded.catalog.endpoints.filter((e) => e.warm_safe).map((e) => e.id);
+    let unsafe = 0;
+    for (const endpoint of ids) {
+      const result = await auditWarm({ catalog: loaded, endpoint, tools: args.tools, rounds: args.rounds, caDir: args['ca-dir'] });
+      if (!result.safe) unsafe += 1;
+      if (args.json) {
+        process.stdout.write(JSON.stringify(result) + '\n');
+        continue;
+      }
+      const why = result.startupRequests > 0 ? `${result.startupRequests} requests while starting`
+        : result.strays.length > 0 ? `requests between worlds: ${result.strays[0]}` : result.difference ?? '';
+      process.stdout.write(`${result.safe ? 'safe  ' : 'UNSAFE'} ${endpoint.padEnd(16)} ${result.tools.length} tools, requests per world ${result.requests.join('/')}${why ? `: ${why}` : ''}\n`);
+    }
+    if (unsafe > 0) process.exitCode = 1;
+  },
+};
+
 export const catalogCommand: CommandModule = {
   command: 'catalog <command>',
   describe: 'Inspect and check the catalog of services and MCP endpoints',
-  builder: (y) => y.command(validate).command(capture).demandCommand(1, 'Name a catalog command; see toolbench catalog --help.'),
+  builder: (y) => y.command(validate).command(capture).command(warmAudit).demandCommand(1, 'Name a catalog command; see toolbench catalog --help.'),
   handler: () => undefined,
 };

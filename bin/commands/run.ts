@@ -27,6 +27,7 @@ interface RunArgs {
   'ready-timeout': number;
   'ca-dir': string;
   strict: boolean;
+  warm: boolean;
   json: boolean;
   'expect-reward'?: number;
   '--'?: (string | number)[];
@@ -49,6 +50,7 @@ export const runCommand: CommandModule<{}, RunArgs> = {
     .option('ready-timeout', readyTimeoutOption)
     .option('ca-dir', { type: 'string', default: DEFAULT_CA_DIR, describe: 'CA directory (made if missing)' })
     .option('strict', { type: 'boolean', default: false, describe: 'Fail every trial that bypassed MCP' })
+    .option('warm', { type: 'boolean', default: true, describe: 'Keep warm_safe endpoints\' servers running across each job\'s trials (--no-warm: every trial starts all its own; docs/trials.md)' })
     .option('json', { type: 'boolean', default: false, describe: 'Print run.json instead of the table' })
     .option('expect-reward', { choices: [0, 1], type: 'number', describe: 'Exit 1 unless every trial scored this (npm run suite: the oracle 1, the nop agent 0)' })
     .example('$0 run --agent oracle --jobs 2 --out runs/oracle', 'every shipped scenario solved by its oracle')
@@ -88,7 +90,7 @@ export const runCommand: CommandModule<{}, RunArgs> = {
       const manifest = await runTrials({
         scenarioDirs: dirs, outDir: out, agent, jobs: args.jobs, repeat: args.trials, tools: args.tools,
         endpoints: parseEndpointSelection(args.endpoints), caDir: args['ca-dir'], timeoutMs: args.timeout * 1000,
-        readyTimeoutMs: readyTimeoutMs(args['ready-timeout']), strict: args.strict, signal: abort.signal,
+        readyTimeoutMs: readyTimeoutMs(args['ready-timeout']), strict: args.strict, warm: args.warm, signal: abort.signal,
         onTrialEnd: (trial) => {
           done += 1;
           if (bar) bar.update(done, trial);
@@ -159,10 +161,11 @@ export function summaryTable(manifest: RunManifest, out: string, chalk: ChalkIns
     t.api_calls === null ? '—' : String(t.api_calls),
     t.mcp_bypass === null ? '—' : String(t.mcp_bypass),
     t.endpoints === null ? '—' : String(t.endpoints),
+    t.warm === null ? '—' : String(t.warm),
     seconds(t.ready_ms),
     seconds(t.wall_ms),
   ]);
-  const header = ['scenario', 'reward', 'outcome', 'R_c', 'R_b', 'api_calls', 'bypass', 'endpoints', 'ready s', 'wall s'];
+  const header = ['scenario', 'reward', 'outcome', 'R_c', 'R_b', 'api_calls', 'bypass', 'endpoints', 'warm', 'ready s', 'wall s'];
   // Widths from the text without colour codes.
   const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => plain(r[i]!).length)));
@@ -180,6 +183,8 @@ export function summaryTable(manifest: RunManifest, out: string, chalk: ChalkIns
     `  ${passes}/${graded.length} graded trials passed${errors > 0 ? chalk.red(`, ${errors} could not start`) : ''}; `
       + `mean per trial: ${seconds(mean((t) => t.wall_ms))} s wall, ${seconds(mean((t) => t.ready_ms ?? 0))} s to ready; run ${seconds(manifest.wall_ms)} s`,
     ...manifest.trials.filter((t) => t.error !== null).map((t) => `  ${chalk.red('✗')} ${t.scenario}: ${t.error}`),
+    ...(manifest.warm === null ? [] : [`  warm lanes ${manifest.warm.lanes}${manifest.warm.strays.length > 0
+      ? chalk.red(`; ${manifest.warm.strays.length} requests came between trials (a server kept warm is not warm-safe): ${manifest.warm.strays[0]}`) : ''}`]),
     `  ${join(out, 'run.json')}; compare with \`toolbench report ${out} OTHER\`, verify with \`toolbench replay --verify ${out}/*/\``,
     '',
   ];

@@ -4,7 +4,7 @@ import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelconte
 import type { z } from 'zod';
 import { TOOLBENCH_VERSION } from '../../mocks/version.js';
 import type { ToolHost } from '../bridge.js';
-import type { McpLog } from '../mcp-log.js';
+import type { McpSink } from '../mcp-log.js';
 import { ROUTER_ID, VIA_META_KEY, splitQualifiedName } from './names.js';
 import { ToolIndex, type IndexedTool } from './rank.js';
 import { CallArgumentsSchema, ROUTER_TOOLS, SearchArgumentsSchema } from './tools.js';
@@ -39,7 +39,7 @@ export class Router implements ToolHost {
   private readonly clients = new Map<string, Promise<Client>>();
   private calls = 0;
 
-  constructor(endpoints: readonly RoutedEndpoint[], private readonly mcpLog: McpLog) {
+  constructor(endpoints: readonly RoutedEndpoint[], private readonly mcpLog: McpSink) {
     this.index = new ToolIndex(endpoints.flatMap((endpoint) => endpoint.tools.map((tool) => ({ endpoint: endpoint.id, tool }))));
     this.urls = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint.url]));
   }

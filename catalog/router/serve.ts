@@ -1,6 +1,6 @@
 import type { Listening } from '../../proxy/service-listener.js';
 import { serveBridge } from '../bridge.js';
-import type { McpLog } from '../mcp-log.js';
+import type { McpSink } from '../mcp-log.js';
 import { readSnapshots, DEFAULT_SNAPSHOT_DIR } from '../snapshots.js';
 import type { IndexedTool } from './rank.js';
 import { Router } from './router.js';
@@ -18,7 +18,7 @@ export interface ServedRouter {
  */
 export async function serveRouter(
   endpoints: readonly { id: string; url: string; tools: readonly IndexedTool[] }[],
-  mcpLog: McpLog,
+  mcpLog: McpSink,
   options: { host?: string; port: number; snapshotDir?: string },
 ): Promise<ServedRouter> {
   const snapshots = new Map(readSnapshots(options.snapshotDir ?? DEFAULT_SNAPSHOT_DIR).map((s) => [s.endpoint, s.tools as IndexedTool[]]));

@@ -96,9 +96,12 @@ export function composeFile(manifest: ScenarioManifest, catalog: LoadedCatalog, 
         build: { context: 'world' },
         expose: ports.map(String),
         volumes: [`toolbench-ca:${SHARED_CA}`, 'world-logs:/logs/world'],
+        // Healthy once the admin API answers and every MCP bridge listens: a bridge opens only
+        // after its server listed its tools, so the agent never starts before its endpoints.
         healthcheck: {
-          test: ['CMD', 'node', '-e', `fetch('http://127.0.0.1:${ADMIN_PORT}/_bench/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))`],
-          interval: '2s', retries: 60,
+          test: ['CMD', 'node', HEALTHCHECK_PATH, String(ADMIN_PORT), ...selectEndpoints(endpoints, manifest, catalog.catalog).map((e) => String(e.bridge_port))],
+          // Every endpoint may take minutes on two cores (docs/trials.md, "Cost").
+          interval: '2s', retries: 300,
         },
       },
     },
@@ -132,6 +135,7 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 RUN node bin/toolbench.js certs init --dir /var/toolbench/ca --json
 COPY admin-token /var/toolbench/admin-token
 COPY start-world.sh /usr/local/bin/start-world
+COPY healthcheck.mjs ${HEALTHCHECK_PATH}
 RUN chmod 0600 /var/toolbench/admin-token && chmod +x /usr/local/bin/start-world
 EXPOSE ${ADMIN_PORT} ${PROXY_PORT}
 CMD ["start-world"]
@@ -150,6 +154,17 @@ exec node ${IN_WORLD}/bin/toolbench.js world --scenario ${IN_WORLD}/scenarios/${
   --journal /logs/world/journal-$(date +%s) --log-dir /logs/world
 `;
 }
+
+const HEALTHCHECK_PATH = '/usr/local/lib/toolbench-healthcheck.mjs';
+
+/** `node healthcheck.mjs ADMIN_PORT BRIDGE_PORT…`: exit 0 when the admin API is healthy and every bridge answers. */
+const HEALTHCHECK_MJS = `// Written by toolbench taskgen: the world container's healthcheck (docs/agents.md, "Harbor").
+const [admin, ...bridges] = process.argv.slice(2);
+const health = await fetch(\`http://127.0.0.1:\${admin}/_bench/health\`).then((r) => r.ok, () => false);
+// A bridge that is not listening yet refuses the connection; any HTTP answer means it is up.
+const up = await Promise.all(bridges.map((port) => fetch(\`http://127.0.0.1:\${port}/mcp\`).then(() => true, () => false)));
+process.exit(health && up.every(Boolean) ? 0 : 1);
+`;
 
 function testSh(): string {
   return `#!/bin/sh
@@ -302,6 +317,7 @@ export function generateTasks(scenarioDirs: readonly string[], outDir: string, c
     write(join(env, 'mcp.generic.json'), JSON.stringify(genericMcpConfig(urls), null, 2) + '\n');
     write(join(env, 'world', 'Dockerfile'), worldDockerfile(manifest));
     write(join(env, 'world', 'start-world.sh'), startWorld(manifest, endpoints), 0o755);
+    write(join(env, 'world', 'healthcheck.mjs'), HEALTHCHECK_MJS);
     write(join(env, 'world', 'admin-token'), adminToken + '\n', 0o600);
     copyToolbench(join(env, 'world', 'toolbench'), dir, manifest);
     write(join(task, 'tests', 'test.sh'), testSh(), 0o755);

@@ -118,6 +118,14 @@ test('taskgen: the world runs in its own container (compose); the agent\'s image
     createInterface({ input: world.stdout! }).once('line', resolve);
     world.once('exit', (code) => reject(new Error(`the world exited (${code}) before it was ready`)));
   })) as { admin: string; mcp: Record<string, string> };
+  // The compose healthcheck: healthy only when the admin API and every bridge answer.
+  const health = (compose.services.world as unknown as { healthcheck: { test: string[] } }).healthcheck.test;
+  t.deepEqual(health.slice(0, 2), ['CMD', 'node']);
+  t.deepEqual(health.slice(3), ['8100', '7101']);
+  const healthcheck = join(env, 'world', 'healthcheck.mjs');
+  const port = (url: string) => new URL(url).port;
+  await t.notThrowsAsync(run(process.execPath, [healthcheck, port(ready.admin), port(ready.mcp.github!)]), 'healthy with the world and its bridge up');
+  await t.throwsAsync(run(process.execPath, [healthcheck, port(ready.admin), port(ready.mcp.github!), '1']), undefined, 'unhealthy while a bridge is not listening');
   const mcpConfig = join(dir, 'mcp.json');
   writeFileSync(mcpConfig, readFileSync(join(env, 'mcp.json'), 'utf8').replace('http://world:7101/mcp', ready.mcp.github!));
   const answer = join(dir, 'answer.txt');

@@ -1,3 +1,4 @@
+import type { ToolArm } from './mcp-config.js';
 import type { OpenedWorld } from './world.js';
 import type { AdminRoutes } from '../mocks/core/admin.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
@@ -16,6 +17,8 @@ export interface AgentOutcome {
   timedOut?: boolean;
   /** Fail on any MCP bypass (record --strict). */
   strict?: boolean;
+  /** The tool arm the agent was given (record --tools). */
+  tools?: ToolArm;
 }
 
 /** Grades a running world: its state now against `initial`, its journal and MCP records, the agent's outcome. */
@@ -35,7 +38,7 @@ export async function gradeWorld(opened: OpenedWorld, initial: ServiceStates, ou
     return TrialResultSchema.parse(gradeTrial({
       scenario: manifest, seed: header.seed, agent: outcome.agent, initial, final: world.gradingState('now'), volatile, entries, mcp,
       answer: outcome.answer, agentOutput: outcome.output, agentExit: outcome.exit, interrupted: outcome.interrupted,
-      timedOut: outcome.timedOut, strict: outcome.strict,
+      timedOut: outcome.timedOut, strict: outcome.strict, tools: outcome.tools,
     }));
   } catch (error) {
     if (error instanceof GradingError) throw new ToolbenchError('TB_ERR_SCENARIO', error.message);

@@ -150,7 +150,7 @@ export async function recordTrial(options: RecordOptions): Promise<RecordedTrial
       const result = await gradeWorld(stack, initial, {
         agent: agentName, answer: existsSync(answerPath) ? readFileSync(answerPath, 'utf8') : null,
         output: run.output, exit: { code: run.code, signal: run.signal }, interrupted: run.aborted, timedOut: run.timedOut,
-        strict: options.strict ?? false,
+        strict: options.strict ?? false, tools: options.tools ?? 'all',
       });
       writeFileSync(join(outDir, 'result.json'), JSON.stringify(result, null, 2) + '\n');
       return { result, outDir, journalDir, agentStderr: run.stderrTail, startup };

@@ -77,10 +77,10 @@ test('noise entries (telemetry, update checks) count in neither api_calls nor mc
     id: 'x/y', group: 'code', services: ['svc'], epoch: '2025-01-01T00:00:00Z',
     expect: { forbidden_calls: [{ method: 'POST', host: 'api.agnost.ai' }] },
   });
-  const entry = (seq: number, kind: 'http' | 'noise', host: string, attribution: 'mcp' | 'direct'): JournalEntry => ({
+  const entry = (seq: number, kind: 'http' | 'noise', host: string, attribution: 'mcp' | 'direct', callId: string | null = attribution === 'mcp' ? 'svc#1' : null): JournalEntry => ({
     seq, time: '2025-01-01T00:00:00.000Z', kind, service: kind === 'http' ? 'svc' : null, host, method: 'POST', target: '/e', operation: null,
     request: { headers: [], body: new Uint8Array(0), oversize: false }, response: { status: 200, headers: [], body: new Uint8Array(0) },
-    attribution: { kind: attribution, client: null, endpoint: null, tool: null, callId: null }, fault: null,
+    attribution: { kind: attribution, client: null, endpoint: attribution === 'mcp' ? 'svc' : null, tool: callId ? 'do' : null, callId }, fault: null,
   });
   const result = gradeTrial({
     scenario, seed: 1, agent: 'nop', initial, final: initial, volatile: {}, mcp: [],
@@ -88,6 +88,13 @@ test('noise entries (telemetry, update checks) count in neither api_calls nor mc
     answer: null, agentOutput: '', agentExit: { code: 0, signal: null }, interrupted: false,
   });
   t.like(result, { api_calls: 2, mcp_bypass: 1, forbidden_calls_ok: true, world_requests: 4 });
+  // A server's own request between tool calls (a background refresh) is no API call either.
+  const background = gradeTrial({
+    scenario, seed: 1, agent: 'nop', initial, final: initial, volatile: {}, mcp: [],
+    entries: [entry(1, 'http', 'svc.test', 'mcp'), entry(2, 'http', 'svc.test', 'mcp', null)],
+    answer: null, agentOutput: '', agentExit: { code: 0, signal: null }, interrupted: false,
+  });
+  t.like(background, { api_calls: 1, mcp_bypass: 0, world_requests: 2 });
 });
 
 test('call matchers: a method is one HTTP method (an alternation would silently match nothing)', async (t) => {

@@ -14,7 +14,7 @@ function result(scenario: string, reward: 0 | 1): TrialResult {
   return {
     format: 1, scenario, seed: 1, agent: 'test', state_ok: ok, required_calls_ok: ok, forbidden_calls_ok: true, answer_ok: ok, reward,
     outcome_code: ok ? 0 : 1, api_calls: 3, mcp_bypass: ok ? 0 : 1, mcp_calls: 2, r_c: ok ? 1 : 0.5, r_b: 0, unintended_changes: 0, unintended: [],
-    checks: [], interrupted: false, timed_out: false, strict: false, agent_exit: { code: 0, signal: null }, world_requests: 3,
+    checks: [], interrupted: false, timed_out: false, strict: false, agent_exit: { code: 0, signal: null }, tools: 'all', world_requests: 3,
   };
 }
 

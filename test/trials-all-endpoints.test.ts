@@ -43,8 +43,8 @@ test.serial('every catalog endpoint attached: the MCP config lists each, startup
   const [, tools, tokens] = /budget-agent: (\d+) tools from \d+ endpoints, (\d+) tokens/.exec(log) ?? [];
   t.is(Number(tools), startup.endpoints.reduce((n, e) => n + e.tools, 0), 'the agent received every endpoint\'s tools');
   t.true(Number(tokens) > Number(BUDGET), `${tokens} tokens`);
-  // (api_calls may count kubernetes-mcp-server's own background discovery, which no tool call caused.)
-  t.like(result, { outcome_code: 2, reward: 0, mcp_calls: 0, r_b: 0 });
+  // kubernetes-mcp-server's own background discovery is no API call: no tool call caused it.
+  t.like(result, { outcome_code: 2, reward: 0, mcp_calls: 0, r_b: 0, api_calls: 0 });
   t.is((await verifyJournal(journalDir)).verdict, 'identical', 'startup requests of every server, interleaved as they came, replay identically');
 });
 

@@ -1,3 +1,4 @@
+import type { ToolArm } from '../mcp-config.js';
 import type { JournalEntry, McpRecord } from '../../mocks/core/journal-format.js';
 import { alternatives, type RequiredCall } from '../expectations.js';
 import type { ScenarioManifest } from '../manifest.js';
@@ -26,6 +27,8 @@ export interface GradeInput {
   timedOut?: boolean;
   /** Fail the trial when any API call bypassed MCP (also the scenario's `strict = true`). */
   strict?: boolean;
+  /** The tool arm the agent was given (default all). */
+  tools?: ToolArm;
 }
 
 export class GradingError extends Error {
@@ -95,7 +98,9 @@ export function gradeTrial(input: GradeInput): TrialResult {
     ...flags,
     reward: pass ? 1 : 0,
     outcome_code: overflow ? 2 : pass ? 0 : 1,
-    api_calls: http.filter((e) => e.attribution?.kind !== 'startup').length,
+    // Neither a server's start nor its own background work between tool calls (client-go's
+    // discovery refresh in kubernetes-mcp-server): no agent asked for those.
+    api_calls: http.filter((e) => e.attribution?.kind !== 'startup' && !(e.attribution?.kind === 'mcp' && e.attribution.callId === null)).length,
     mcp_bypass: bypass.length,
     mcp_calls: mcpCalls,
     r_c: state.r_c,
@@ -107,6 +112,7 @@ export function gradeTrial(input: GradeInput): TrialResult {
     timed_out: timedOut,
     strict,
     agent_exit: input.agentExit,
+    tools: input.tools ?? 'all',
     world_requests: input.entries.at(-1)?.seq ?? 0,
   };
 }

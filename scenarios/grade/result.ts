@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TOOL_ARMS } from '../mcp-config.js';
 
 /** `result.json`: one trial's grade. Its zod schema is the format's single source of truth. */
 export const CheckResultSchema = z.object({
@@ -37,6 +38,8 @@ export const TrialResultSchema = z.object({
   /** Graded strictly: any call that bypassed MCP fails the trial. */
   strict: z.boolean().default(false),
   agent_exit: z.object({ code: z.number().int().nullable(), signal: z.string().nullable() }),
+  /** The tool arm the agent was given (`record --tools`): every endpoint's tools, or only the router's. */
+  tools: z.enum(TOOL_ARMS).default('all'),
   /** The last world sequence number: the journal's length. */
   world_requests: z.number().int().nonnegative(),
 });

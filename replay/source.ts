@@ -47,10 +47,9 @@ export async function openJournal(dir: string): Promise<JournalSource> {
     snapshot.dispose();
     throw rename(error);
   }
-  const source = fromJournal(journal, dir);
+  const source = fromJournal(journal, dir, rename);
   return {
     ...source,
-    entries: (range) => renamed(source.entries(range), rename),
     mcpRecords: () => renamed(source.mcpRecords(), rename),
     async close() {
       try {
@@ -70,15 +69,18 @@ async function* renamed<T>(records: AsyncIterable<T>, rename: (error: unknown) =
   }
 }
 
-/** A reader over any persister (memory journals in tests). */
-export function fromJournal(journal: Journal, dir: string): JournalSource {
+/**
+ * A reader over any persister (memory journals in tests). `rename` turns every error its entries
+ * throw into what the caller reports (the snapshot's path named as the journal's).
+ */
+export function fromJournal(journal: Journal, dir: string, rename: (error: unknown) => Error = (error) => error as Error): JournalSource {
   const end = journal instanceof LevelJournal ? journal.end : undefined;
   return {
     dir,
     header: journal.header,
     end,
     warnings: end === null ? [notClosedCleanly(dir)] : [],
-    entries: (range = {}) => continuous(guarded(journal.entries(range), dir), dir, Math.max(1, range.from ?? 1), end, range.to),
+    entries: (range = {}) => checkedEntries(journal.entries(range), dir, rename, Math.max(1, range.from ?? 1), end, range.to),
     mcpRecords: () => guarded(journal.mcpRecords(), dir),
     close: () => journal.close(),
   };
@@ -122,34 +124,56 @@ function asJournalError(error: unknown, dir: string, readFrom: string = dir): Er
  * A world journals every sequence number it hands out, from 1, in order; a journal with a hole
  * or a step back was damaged (LevelDB dropped a corrupt block, an entry was deleted or
  * rewritten). Replaying it would number every later request differently, and counting it would
- * silently miss requests, so every reader refuses it.
+ * silently miss requests, so every reader refuses it. Read errors are coded as `guarded` codes
+ * them, and every error goes through `rename`: one generator for what were three nested ones
+ * (each layer cost replay a few promises per entry).
  */
-async function* continuous(entries: AsyncIterable<JournalEntry>, dir: string, first: number,
-  end?: JournalEnd | null, to?: number): AsyncIterable<JournalEntry> {
-  let previous = first - 1;
-  for await (const entry of entries) {
-    if (entry.seq !== previous + 1) {
-      const where = previous === first - 1 ? `its first entry${first > 1 ? ` from seq ${first}` : ''}` : `after seq ${previous} the next entry`;
-      const why = entry.seq > previous + 1
-        ? `seq ${previous + 1}${entry.seq > previous + 2 ? `..${entry.seq - 1}` : ''} missing`
-        : 'sequence numbers out of order';
-      throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `journal ${dir} is damaged: ${where} is seq ${entry.seq} (${why})`);
+async function* checkedEntries(entries: AsyncIterable<JournalEntry>, dir: string, rename: (error: unknown) => Error,
+  first: number, end?: JournalEnd | null, to?: number): AsyncIterable<JournalEntry> {
+  const iterator = entries[Symbol.asyncIterator]();
+  let finished = false;
+  try {
+    try {
+      let previous = first - 1;
+      for (;;) {
+        let next: IteratorResult<JournalEntry>;
+        try {
+          next = await iterator.next();
+        } catch (error) {
+          finished = true;
+          throw asJournalError(error, dir);
+        }
+        if (next.done) { finished = true; break; }
+        const entry = next.value;
+        if (entry.seq !== previous + 1) {
+          const where = previous === first - 1 ? `its first entry${first > 1 ? ` from seq ${first}` : ''}` : `after seq ${previous} the next entry`;
+          const why = entry.seq > previous + 1
+            ? `seq ${previous + 1}${entry.seq > previous + 2 ? `..${entry.seq - 1}` : ''} missing`
+            : 'sequence numbers out of order';
+          throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `journal ${dir} is damaged: ${where} is seq ${entry.seq} (${why})`);
+        }
+        previous = entry.seq;
+        yield entry;
+      }
+      // Read to the end: a cleanly closed journal must reach its end marker's last seq, exactly. A
+      // log cut at a record boundary reads as a shorter journal; only the marker tells.
+      if (end) {
+        const expected = Math.max(first - 1, to === undefined ? end.lastSeq : Math.min(to, end.lastSeq));
+        if (previous < expected) {
+          throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT',
+            `journal ${dir} is truncated: its end marker says the last entry is seq ${end.lastSeq}, but it ends at seq ${previous} (seq ${previous + 1}${expected > previous + 1 ? `..${expected}` : ''} missing)`);
+        }
+        if (previous > expected) {
+          throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT',
+            `journal ${dir} is damaged: it holds entries after seq ${end.lastSeq}, the last one its end marker names (up to seq ${previous})`);
+        }
+      }
+    } finally {
+      // A consumer that stops early (or a refused entry) must not leave a LevelDB iterator open.
+      if (!finished) await iterator.return?.();
     }
-    previous = entry.seq;
-    yield entry;
-  }
-  // Read to the end: a cleanly closed journal must reach its end marker's last seq, exactly. A
-  // log cut at a record boundary reads as a shorter journal; only the marker tells.
-  if (end) {
-    const expected = Math.max(first - 1, to === undefined ? end.lastSeq : Math.min(to, end.lastSeq));
-    if (previous < expected) {
-      throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT',
-        `journal ${dir} is truncated: its end marker says the last entry is seq ${end.lastSeq}, but it ends at seq ${previous} (seq ${previous + 1}${expected > previous + 1 ? `..${expected}` : ''} missing)`);
-    }
-    if (previous > expected) {
-      throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT',
-        `journal ${dir} is damaged: it holds entries after seq ${end.lastSeq}, the last one its end marker names (up to seq ${previous})`);
-    }
+  } catch (error) {
+    throw rename(error);
   }
 }
 

@@ -14,7 +14,7 @@
  * 6. toolmeter over every snapshot (bench/toolmeter.ts).
  * 7. Every catalog endpoint attached at once, as a trial with `--endpoints all` starts them: time
  *    to ready (all, and each) and total RSS (bench/endpoints.ts). `--only endpoints` runs this
- *    section alone; `--only internal` skips it.
+ *    section alone; `--only internal` skips it (and mitmdump, mockttp); `--only paths` skips it alone.
  *
  * Every figure is the median over the rounds; ratios are medians of per-round ratios of
  * measurements taken back to back. Targets are reported, never asserted. All traffic stays on
@@ -44,7 +44,7 @@ const { values } = parseArgs({
     scenario: { type: 'string', default: 'scenarios/example/github/basic' },
   },
 });
-if (!['all', 'internal', 'endpoints'].includes(values.only)) throw new Error('--only takes all, internal or endpoints');
+if (!['all', 'internal', 'endpoints', 'paths'].includes(values.only)) throw new Error('--only takes all, internal, paths or endpoints');
 const quick = values.quick;
 const internalOnly = values.only === 'internal';
 const rounds = Number(values.rounds ?? (quick ? 1 : 3));
@@ -413,7 +413,7 @@ try {
   } else {
     const report = await main();
     const summary = summarize(report);
-    const section = internalOnly ? null : await endpointsSection();
+    const section = internalOnly || values.only === 'paths' ? null : await endpointsSection();
     process.stdout.write(values.json
       ? JSON.stringify({ ...report, summary, ...(section ? { endpoints: section.rounds } : {}) }) + '\n'
       : formatReport(report, summary) + (section?.text ?? ''));

@@ -47,11 +47,9 @@ export async function openJournal(dir: string): Promise<JournalSource> {
     snapshot.dispose();
     throw rename(error);
   }
-  const source = fromJournal(journal, dir);
+  const source = fromJournal(journal, dir, rename);
   return {
     ...source,
-    entries: (range) => renamed(source.entries(range), rename),
-    mcpRecords: () => renamed(source.mcpRecords(), rename),
     async close() {
       try {
         await journal.close();
@@ -62,46 +60,58 @@ export async function openJournal(dir: string): Promise<JournalSource> {
   };
 }
 
-async function* renamed<T>(records: AsyncIterable<T>, rename: (error: unknown) => Error): AsyncIterable<T> {
-  try {
-    yield* records;
-  } catch (error) {
-    throw rename(error);
-  }
-}
-
-/** A reader over any persister (memory journals in tests). */
-export function fromJournal(journal: Journal, dir: string): JournalSource {
+/**
+ * A reader over any persister (memory journals in tests). `rename` turns every error its records
+ * throw into what the caller reports (the snapshot's path named as the journal's).
+ */
+export function fromJournal(journal: Journal, dir: string, rename: (error: unknown) => Error = (error) => error as Error): JournalSource {
   const end = journal instanceof LevelJournal ? journal.end : undefined;
   return {
     dir,
     header: journal.header,
     end,
     warnings: end === null ? [notClosedCleanly(dir)] : [],
-    entries: (range = {}) => continuous(guarded(journal.entries(range), dir), dir, Math.max(1, range.from ?? 1), end, range.to),
-    mcpRecords: () => guarded(journal.mcpRecords(), dir),
+    entries: (range = {}) => guarded(journal.entries(range), dir, rename, continuity(dir, Math.max(1, range.from ?? 1), end, range.to)),
+    mcpRecords: () => guarded(journal.mcpRecords(), dir, rename),
     close: () => journal.close(),
   };
 }
 
-async function* guarded<T>(records: AsyncIterable<T>, dir: string): AsyncIterable<T> {
+/** What a reader checks of each record, in order, and once all are read. */
+interface RecordCheck<T> {
+  each(record: T): void;
+  end(): void;
+}
+
+/**
+ * Reads `records` with every failure coded (`asJournalError`), each record checked, and every
+ * error through `rename`: one generator for what were three nested ones (each layer cost replay
+ * a few promises per entry).
+ */
+async function* guarded<T>(records: AsyncIterable<T>, dir: string, rename: (error: unknown) => Error, check?: RecordCheck<T>): AsyncIterable<T> {
   const iterator = records[Symbol.asyncIterator]();
   let finished = false;
   try {
-    for (;;) {
-      let next: IteratorResult<T>;
-      try {
-        next = await iterator.next();
-      } catch (error) {
-        finished = true;
-        throw asJournalError(error, dir);
+    try {
+      for (;;) {
+        let next: IteratorResult<T>;
+        try {
+          next = await iterator.next();
+        } catch (error) {
+          finished = true;
+          throw asJournalError(error, dir);
+        }
+        if (next.done) { finished = true; break; }
+        check?.each(next.value);
+        yield next.value;
       }
-      if (next.done) { finished = true; return; }
-      yield next.value;
+      check?.end();
+    } finally {
+      // A consumer that stops early (or a refused record) must not leave a LevelDB iterator open.
+      if (!finished) await iterator.return?.();
     }
-  } finally {
-    // A consumer that stops early must not leave a LevelDB iterator open.
-    if (!finished) await iterator.return?.();
+  } catch (error) {
+    throw rename(error);
   }
 }
 
@@ -124,33 +134,34 @@ function asJournalError(error: unknown, dir: string, readFrom: string = dir): Er
  * rewritten). Replaying it would number every later request differently, and counting it would
  * silently miss requests, so every reader refuses it.
  */
-async function* continuous(entries: AsyncIterable<JournalEntry>, dir: string, first: number,
-  end?: JournalEnd | null, to?: number): AsyncIterable<JournalEntry> {
+function continuity(dir: string, first: number, end?: JournalEnd | null, to?: number): RecordCheck<JournalEntry> {
   let previous = first - 1;
-  for await (const entry of entries) {
-    if (entry.seq !== previous + 1) {
-      const where = previous === first - 1 ? `its first entry${first > 1 ? ` from seq ${first}` : ''}` : `after seq ${previous} the next entry`;
-      const why = entry.seq > previous + 1
-        ? `seq ${previous + 1}${entry.seq > previous + 2 ? `..${entry.seq - 1}` : ''} missing`
-        : 'sequence numbers out of order';
-      throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `journal ${dir} is damaged: ${where} is seq ${entry.seq} (${why})`);
-    }
-    previous = entry.seq;
-    yield entry;
-  }
-  // Read to the end: a cleanly closed journal must reach its end marker's last seq, exactly. A
-  // log cut at a record boundary reads as a shorter journal; only the marker tells.
-  if (end) {
-    const expected = Math.max(first - 1, to === undefined ? end.lastSeq : Math.min(to, end.lastSeq));
-    if (previous < expected) {
-      throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT',
-        `journal ${dir} is truncated: its end marker says the last entry is seq ${end.lastSeq}, but it ends at seq ${previous} (seq ${previous + 1}${expected > previous + 1 ? `..${expected}` : ''} missing)`);
-    }
-    if (previous > expected) {
-      throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT',
-        `journal ${dir} is damaged: it holds entries after seq ${end.lastSeq}, the last one its end marker names (up to seq ${previous})`);
-    }
-  }
+  return {
+    each(entry) {
+      if (entry.seq !== previous + 1) {
+        const where = previous === first - 1 ? `its first entry${first > 1 ? ` from seq ${first}` : ''}` : `after seq ${previous} the next entry`;
+        const why = entry.seq > previous + 1
+          ? `seq ${previous + 1}${entry.seq > previous + 2 ? `..${entry.seq - 1}` : ''} missing`
+          : 'sequence numbers out of order';
+        throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `journal ${dir} is damaged: ${where} is seq ${entry.seq} (${why})`);
+      }
+      previous = entry.seq;
+    },
+    // Read to the end: a cleanly closed journal must reach its end marker's last seq, exactly. A
+    // log cut at a record boundary reads as a shorter journal; only the marker tells.
+    end() {
+      if (!end) return;
+      const expected = Math.max(first - 1, to === undefined ? end.lastSeq : Math.min(to, end.lastSeq));
+      if (previous < expected) {
+        throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT',
+          `journal ${dir} is truncated: its end marker says the last entry is seq ${end.lastSeq}, but it ends at seq ${previous} (seq ${previous + 1}${expected > previous + 1 ? `..${expected}` : ''} missing)`);
+      }
+      if (previous > expected) {
+        throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT',
+          `journal ${dir} is damaged: it holds entries after seq ${end.lastSeq}, the last one its end marker names (up to seq ${previous})`);
+      }
+    },
+  };
 }
 
 /** The warning for a journal without an end marker: legitimate (a killed world), worth knowing. */

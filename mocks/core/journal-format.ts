@@ -131,6 +131,51 @@ export const JournalEntrySchema = z.object({
 });
 export type JournalEntry = z.infer<typeof JournalEntrySchema>;
 
+const ENTRY_KEYS = ['seq', 'time', 'kind', 'service', 'host', 'method', 'target', 'operation', 'request', 'response', 'attribution', 'fault'];
+const REQUEST_KEYS = ['headers', 'body', 'oversize'];
+const RESPONSE_KEYS = ['status', 'headers', 'body'];
+const OPERATION_KEYS = ['name', 'via'];
+const ATTRIBUTION_KEYS = ['kind', 'client', 'endpoint', 'tool', 'callId'];
+const ENTRY_KINDS = new Set(['http', 'noise', 'reset']);
+const ATTRIBUTION_KINDS = new Set(['mcp', 'startup', 'direct', 'blocked']);
+
+/**
+ * JournalEntrySchema.safeParse for the entries replay reads by the thousand: an entry exactly as
+ * the world writes it (every key present, in the schema's order, nothing to default or strip, no
+ * fault) is what zod would return, so it is accepted as it is; anything else (format 1, a fault,
+ * another key order, a bad value) goes through zod, with its output, errors and messages.
+ */
+export function parseJournalEntry(value: unknown): z.SafeParseReturnType<unknown, JournalEntry> {
+  if (isWrittenEntry(value)) return { success: true, data: value };
+  return JournalEntrySchema.safeParse(value);
+}
+
+function isWrittenEntry(value: unknown): value is JournalEntry {
+  if (!hasKeys(value, ENTRY_KEYS)) return false;
+  const { seq, time, kind, service, host, method, target, operation, request, response, attribution, fault } = value;
+  return Number.isInteger(seq) && (seq as number) > 0 && typeof time === 'string' && typeof kind === 'string' && ENTRY_KINDS.has(kind)
+    && (service === null || typeof service === 'string') && typeof host === 'string' && typeof method === 'string' && typeof target === 'string'
+    && (operation === null || (hasKeys(operation, OPERATION_KEYS) && typeof operation.name === 'string' && (operation.via === 'handler' || operation.via === 'spec')))
+    && hasKeys(request, REQUEST_KEYS) && isHeaderList(request.headers) && request.body instanceof Uint8Array && typeof request.oversize === 'boolean'
+    && hasKeys(response, RESPONSE_KEYS) && Number.isInteger(response.status) && (response.status as number) >= 100 && (response.status as number) <= 599
+    && isHeaderList(response.headers) && response.body instanceof Uint8Array
+    && (attribution === null || (hasKeys(attribution, ATTRIBUTION_KEYS) && typeof attribution.kind === 'string' && ATTRIBUTION_KINDS.has(attribution.kind)
+      && nullableString(attribution.client) && nullableString(attribution.endpoint) && nullableString(attribution.tool) && nullableString(attribution.callId)))
+    && fault === null;
+}
+
+/** A plain object whose own enumerable keys are exactly `keys`, in that order. */
+function hasKeys(value: unknown, keys: readonly string[]): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  let i = 0;
+  for (const key in value) if (key !== keys[i++]) return false;
+  return i === keys.length;
+}
+
+function nullableString(value: unknown): boolean {
+  return value === null || typeof value === 'string';
+}
+
 /**
  * An MCP-level record, under its own key prefix: a tool call through a bridge and its result, an
  * endpoint becoming ready, or an endpoint's server crashing. `worldSeqBefore`/`worldSeqAfter`

@@ -3,8 +3,8 @@ import { Level } from 'level';
 import { Packr } from 'msgpackr';
 import { ToolbenchError } from './errors.js';
 import {
-  ENTRY_PREFIX, JOURNAL_FORMAT, READABLE_FORMATS, JournalEndSchema, JournalEntrySchema, JournalHeaderSchema, KEY_END, KEY_FORMAT, KEY_HEADER, MCP_PREFIX,
-  McpRecordSchema, entryKey, mcpKey, type JournalEnd, type JournalEntry, type JournalHeader, type McpRecord,
+  ENTRY_PREFIX, JOURNAL_FORMAT, READABLE_FORMATS, JournalEndSchema, JournalHeaderSchema, KEY_END, KEY_FORMAT, KEY_HEADER, MCP_PREFIX,
+  McpRecordSchema, entryKey, mcpKey, parseJournalEntry, type JournalEnd, type JournalEntry, type JournalHeader, type McpRecord,
 } from './journal-format.js';
 
 /**
@@ -223,7 +223,7 @@ export class LevelJournal implements Journal {
         // Not unhandled while this chunk is consumed; awaited (and its error thrown) above.
         pending.catch(() => undefined);
         for (const [key, value] of chunk) {
-          const parsed = JournalEntrySchema.safeParse(decode(value, this.dir, key));
+          const parsed = parseJournalEntry(decode(value, this.dir, key));
           if (!parsed.success) {
             const issue = parsed.error.issues[0];
             throw corrupt(this.dir, `entry ${key} is invalid (${issue?.path.join('.')}: ${issue?.message})`);

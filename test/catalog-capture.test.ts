@@ -27,6 +27,7 @@ const capturedOnce = () => (shared ??= (async () => {
 })());
 
 test('catalog capture twice gives identical bytes; toolmeter --json totals match the snapshots', async (t) => {
+  t.timeout(10 * 60_000); // every catalog server starts: minutes under load, with no result to reset ava's 60 s
   const b = tempDir();
   const a = await capturedOnce();
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bin/main.ts', 'catalog', 'capture', '--out', b, '--ca-dir', testCaDir(), ...(LONG ? [] : ['--endpoint', 'github'])]);
@@ -50,6 +51,7 @@ test('catalog capture twice gives identical bytes; toolmeter --json totals match
 });
 
 test('the shipped snapshot is current: a capture reproduces catalog/snapshots byte for byte', async (t) => {
+  t.timeout(10 * 60_000);
   const dir = await capturedOnce();
   t.deepEqual(readFileSync(join(dir, 'github.json')), readFileSync('catalog/snapshots/github.json'));
 });

@@ -1,4 +1,4 @@
-import test, { type TestFn } from 'ava';
+import test, { type SerialFn } from 'ava';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startStack } from '../../catalog/stack.js';
@@ -55,7 +55,7 @@ const nearMissesByScenario = new Map<string, number>();
  * ava's `test` for a near miss over MCP of `scenarioId`, or `test.skip` once the scenario's
  * NEAR_MISS_SAMPLE are registered: `nearMissTest(manifest.id)(title, async (t) => ...)`.
  */
-export function nearMissTest(scenarioId: string, on: TestFn = test): TestFn['skip'] {
+export function nearMissTest(scenarioId: string, on: SerialFn = test): SerialFn['skip'] {
   const registered = nearMissesByScenario.get(scenarioId) ?? 0;
   nearMissesByScenario.set(scenarioId, registered + 1);
   return registered < NEAR_MISS_SAMPLE ? on : on.skip;

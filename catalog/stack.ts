@@ -302,6 +302,7 @@ export function openLog(path: string): Promise<WriteStream> {
   });
 }
 
-function discard(): Writable {
+/** A stream that drops what it is given (a server's stderr nobody keeps). */
+export function discard(): Writable {
   return new Writable({ write: (_chunk, _encoding, done) => done() });
 }

@@ -87,9 +87,7 @@ export async function sweepTools(options: SweepOptions): Promise<SweepResult> {
       try {
         for (const tool of orderTools(snapshot.tools, profile.order ?? [])) {
           options.onTool?.(endpoint, tool.name, index++, total);
-          const args = profile.argsFor
-            ? profile.argsFor({ name: tool.name, inputSchema: tool.inputSchema as JsonSchema }, stack.world.state()[service] ?? {})
-            : toolArguments(tool.name, tool.inputSchema as JsonSchema, profile.args);
+          const args = sweepArguments(profile, tool, stack.world.state()[service] ?? {});
           let transportError: string | null = null;
           let isError = false;
           let text = '';
@@ -130,6 +128,12 @@ export async function sweepTools(options: SweepOptions): Promise<SweepResult> {
   } finally {
     await stack.close();
   }
+}
+
+/** A tool's arguments as the profile gives them: computed from the service's state now, or generated from its schema. */
+export function sweepArguments(profile: SweepProfile, tool: { name: string; inputSchema: unknown }, state: Record<string, Record<string, unknown>>): Record<string, unknown> {
+  const inputSchema = tool.inputSchema as JsonSchema;
+  return profile.argsFor ? profile.argsFor({ name: tool.name, inputSchema }, state) : toolArguments(tool.name, inputSchema, profile.args);
 }
 
 /** The profile's scenario folder, absolute (a relative one is inside the toolbench folder). */

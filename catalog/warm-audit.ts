@@ -1,12 +1,9 @@
-import { Writable } from 'node:stream';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import type { JournalEntry } from '../mocks/core/journal-format.js';
-import type { JsonSchema } from '../mocks/kit/sweep-profile.js';
 import type { LoadedCatalog } from './load.js';
 import { readSnapshots, DEFAULT_SNAPSHOT_DIR, type ToolSnapshot } from './snapshots.js';
-import { startStack } from './stack.js';
-import { loadSweepProfile, orderTools, scenarioOf } from './sweep.js';
-import { toolArguments } from './tool-args.js';
+import { discard, startStack } from './stack.js';
+import { loadSweepProfile, orderTools, scenarioOf, sweepArguments } from './sweep.js';
 import { WarmLane } from './warm.js';
 
 /**
@@ -76,9 +73,7 @@ export async function auditWarm(options: WarmAuditOptions): Promise<WarmAuditRes
         await client.connect(new StreamableHTTPClientTransport(new URL(stack.addresses().mcp[entry.id]!)));
         try {
           for (const tool of tools) {
-            const args = profile.argsFor
-              ? profile.argsFor({ name: tool.name, inputSchema: tool.inputSchema as JsonSchema }, stack.world.state()[entry.service] ?? {})
-              : toolArguments(tool.name, tool.inputSchema as JsonSchema, profile.args);
+            const args = sweepArguments(profile, tool, stack.world.state()[entry.service] ?? {});
             // A tool error is an answer like any other: what is compared is what reached the world.
             await client.callTool({ name: tool.name, arguments: args }, undefined, { timeout: profile.toolTimeoutMs ?? 30_000 }).catch(() => undefined);
           }
@@ -127,8 +122,4 @@ function firstDifference(rounds: AuditedRequest[][]): string | null {
 function spread(tools: ToolSnapshot['tools'], count: number): ToolSnapshot['tools'] {
   if (tools.length <= count) return tools;
   return Array.from({ length: count }, (_, i) => tools[Math.floor((i * tools.length) / count)]!);
-}
-
-function discard(): Writable {
-  return new Writable({ write: (_chunk, _encoding, done) => done() });
 }

@@ -8,6 +8,7 @@ import { prepareWorld } from './world.js';
 import { isToolbenchError } from '../mocks/core/errors.js';
 import { MemoryJournal } from '../mocks/core/journal.js';
 import { World } from '../mocks/core/world.js';
+import { compileNameGlob } from '../mocks/core/patterns.js';
 import { alternatives, type CallMatcher } from './expectations.js';
 import { withIgnores } from './grade/index.js';
 import { expectationHolds, volatileProblems, type VolatileFields } from './grade/state.js';
@@ -75,6 +76,12 @@ export function checkScenario(dir: string, catalog: LoadedCatalog = loadCatalog(
     if (!manifest.services.includes(e.service)) problems.push(`${manifestPath}: field expect.state[${i}].service: "${e.service}" is not one of the scenario's services`);
   }
   const world = new World({ seed: header.seed, epochMs: Date.parse(header.epoch), tickMs: header.tickMs, services, journal: new MemoryJournal(header) });
+  const names = new Map<string, readonly string[] | null>();
+  const namesOf = (service: string) => {
+    if (!names.has(service)) names.set(service, world.definition(service)?.operationNames?.() ?? null);
+    return names.get(service)!;
+  };
+  problems.push(...operationProblems(manifest, namesOf, catalog, manifestPath));
   const initial = world.gradingState('initial');
   const volatile: VolatileFields = {};
   for (const service of world.serviceIds) {
@@ -87,6 +94,49 @@ export function checkScenario(dir: string, catalog: LoadedCatalog = loadCatalog(
   // The state checks that do not hold at the start: the changes a trial must make.
   const changing = problems.length > 0 ? [] : manifest.expect.state.filter((e) => !expectationHolds(e, initial, initial));
   return { problems, warnings: gradingWarnings(manifest, changing.map((e) => e.service), catalog, manifestPath) };
+}
+
+/**
+ * A call matcher's `operation` that names nothing its service can answer: a required call that can
+ * never be met, or a forbidden call that never fires (`getJobTests` for CircleCI's `getJobTestResults`).
+ * The service is the matcher's tool endpoint's, else any of the scenario's; a service whose names
+ * are open (a name built from the request, as Kubernetes' `pods.list`) is not checked.
+ */
+export function operationProblems(
+  manifest: ScenarioManifest, namesOf: (service: string) => readonly string[] | null, catalog: LoadedCatalog, file: string,
+): string[] {
+  const problems: string[] = [];
+  const check = (m: CallMatcher, field: string) => {
+    if (m.operation === undefined) return;
+    const endpoint = m.tool?.endpoint === undefined ? undefined : catalog.catalog.endpoints.find((e) => e.id === m.tool!.endpoint);
+    const services = endpoint ? [endpoint.service] : manifest.services;
+    const known = services.map(namesOf);
+    if (known.some((names) => names === null)) return;
+    const matches = compileNameGlob(m.operation);
+    if (known.some((names) => names!.some(matches))) return;
+    problems.push(`${file}: field ${field}.operation: ${services.join(' or ')} has no operation "${m.operation}"${nearest(m.operation, known.flatMap((names) => names!))}`);
+  };
+  manifest.expect.required_calls.forEach((call, i) => {
+    if ('any_of' in call) call.any_of.forEach((m, j) => check(m, `expect.required_calls[${i}].any_of[${j}]`));
+    else check(call, `expect.required_calls[${i}]`);
+  });
+  manifest.expect.forbidden_calls.forEach((m, i) => check(m, `expect.forbidden_calls[${i}]`));
+  return problems;
+}
+
+/** `; did you mean "x"?` for the known names sharing the longest prefix with `name` (up to three). */
+function nearest(name: string, names: readonly string[]): string {
+  const literal = name.split('*')[0]!.toLowerCase();
+  const shared = (candidate: string) => {
+    const lower = candidate.toLowerCase();
+    let n = 0;
+    while (n < literal.length && n < lower.length && literal[n] === lower[n]) n++;
+    return n;
+  };
+  const best = Math.max(0, ...names.map(shared));
+  if (best < 3) return '';
+  const picks = names.filter((candidate) => shared(candidate) === best).slice(0, 3);
+  return `; did you mean ${picks.map((p) => `"${p}"`).join(', ')}?`;
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);

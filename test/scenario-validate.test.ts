@@ -3,7 +3,9 @@ import { execFile } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { checkScenario, findScenarios, validateScenario } from '../scenarios/validate.js';
+import { loadCatalog } from '../catalog/load.js';
+import { loadScenarioManifest } from '../scenarios/manifest.js';
+import { checkScenario, findScenarios, operationProblems, validateScenario } from '../scenarios/validate.js';
 import { tempDir } from './helpers/journal.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
 
@@ -40,7 +42,7 @@ test('an oracle tool the endpoint does not have, a bad predicate and an unknown 
 });
 
 test('scenario validate warns where a bypassed write could pass; every shipped scenario is clean', async (t) => {
-  for (const dir of findScenarios('scenarios')) t.deepEqual(checkScenario(dir).warnings, [], dir);
+  for (const dir of findScenarios('scenarios')) t.deepEqual(checkScenario(dir), { problems: [], warnings: [] }, dir);
 
   // The expected state changes, but the only required call is a read: a direct write would pass.
   const readOnly = copyExample((toml) => toml.replace('method = "POST"\npath = "/repos/acme/widgets/issues"\ntool = { endpoint = "github", name = "create_issue" }',
@@ -56,6 +58,18 @@ test('scenario validate warns where a bypassed write could pass; every shipped s
   const cli = await run(process.execPath, ['--import', 'tsx', 'bin/main.ts', 'scenario', 'validate', readOnly]);
   t.regex(cli.stderr, /warning: .*can change without any required call/);
   t.regex(cli.stdout, /^ok /);
+});
+
+test('a call matcher naming an operation its service does not have is a problem, with the nearest names', (t) => {
+  const dir = copyExample((toml) => `${toml}\n[[expect.forbidden_calls]]\noperation = "issues.creat"\n\n[[expect.forbidden_calls]]\noperation = "issues.*"\n`);
+  const problems = validateScenario(dir);
+  t.is(problems.length, 1, problems.join('\n'));
+  t.regex(problems[0]!, /field expect\.forbidden_calls\[\d+\]\.operation: github has no operation "issues\.creat"; did you mean "issues\.create"/);
+
+  // A service whose names are open (built from the request) is not checked.
+  const manifest = loadScenarioManifest(dir);
+  t.deepEqual(operationProblems(manifest, () => null, loadCatalog(), 'f'), []);
+  t.is(operationProblems(manifest, () => ['issues.create'], loadCatalog(), 'f').length, 1);
 });
 
 test('a misspelt key is named at its own line, not at its table\'s header', (t) => {

@@ -56,6 +56,11 @@ export interface ServiceDefinition<D = any> {
    * read-only: it sees only the request (fault rules are decided on it before the handler runs).
    */
   operation?(req: ServiceRequest): OperationRef | null;
+  /**
+   * Every name `operation` can return, sorted; null (or absent) when the mock cannot list them
+   * (a name built from the request). `scenario validate` checks call matchers' `operation` here.
+   */
+  operationNames?(): readonly string[] | null;
   /** Schema of `<scenario>/dataset/<id>.json`; a missing file is parsed as `{}`. */
   readonly dataset: z.ZodType<D, z.ZodTypeDef, unknown>;
   load(data: D, ctx: LoadContext): void;

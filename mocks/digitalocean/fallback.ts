@@ -178,6 +178,7 @@ function answer(req: ServiceRequest, name: string, c: DoCtx): ServiceResponse {
 /** The fallback as the service uses it. */
 export const doTail: Fallback<DoCtx> & { seedRecords(records: Readonly<Record<string, readonly Record<string, unknown>[]>>, ctx: LoadContext): void } = {
   operation: (req) => build().fallback.operation(req),
+  operationNames: () => build().fallback.operationNames(),
   handle: (req, name, c) => answer(req, name, c),
 
   /** Dataset records of long-tail collections (`{"/v2/load_balancers": [{name: …}]}`), wrapped and keyed like creates. */

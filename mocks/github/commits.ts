@@ -133,7 +133,7 @@ export const commitRoutes = [
     if (!commit) throw unprocessable(`No commit found for SHA: ${rest}`);
     const parent = commit.parents[0] ? getCommit(gh.db.objects, commit.parents[0]) : undefined;
     return ok(restCommit(gh, repo, commit, diffTrees(gh.db.objects, parent?.tree ?? null, commit.tree)));
-  }, { nameOf: commitOperation }),
+  }, { nameOf: commitOperation, names: ['repos.getCommit', 'repos.getCombinedStatusForRef', 'repos.listCommitStatusesForRef'] }),
 
   op('repos.createCommitStatus', 'POST', '/repos/:owner/:repo/statuses/:sha', 'commits/statuses#create-a-commit-status', (req, { owner, repo: name, sha }, gh, call) => {
     const viewer = requireViewer(gh);

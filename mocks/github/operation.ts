@@ -37,6 +37,8 @@ export function op<P extends string, Q = Record<string, string | string[]>, B = 
     query?: z.ZodType<Q, z.ZodTypeDef, unknown>;
     body?: z.ZodType<B, z.ZodTypeDef, unknown>;
     nameOf?: (req: ServiceRequest) => string;
+    /** Every name `nameOf` returns. */
+    names?: readonly string[];
   } = {},
 ): Operation<Gh> {
   const docsUrl = DOCS + docs;
@@ -47,7 +49,7 @@ export function op<P extends string, Q = Record<string, string | string[]>, B = 
     matcher: rest(method, pattern),
     lazy: true,
     ...(options.query || options.body ? { input: { ...(options.query ? { query: options.query } : {}), ...(options.body ? { body: options.body } : {}) } } : {}),
-    ...(options.nameOf ? { nameOf: options.nameOf } : {}),
+    ...(options.nameOf ? { nameOf: options.nameOf, names: () => options.names ?? [name] } : {}),
     handle(call: Call<PathParams<P>, Q, B>, gh: Gh): ServiceResponse {
       try {
         const { req, params } = unaliased(call, gh);

@@ -53,5 +53,6 @@ export function seedTail(records: Readonly<Record<string, readonly Record<string
 export const googleTail: Fallback<GoogleCtx> & { readonly operations: SpecFallback<GoogleCtx>['operations'] } = {
   get operations() { return parts.flatMap((p) => p.fallback.operations); },
   operation: (req) => partFor(req)?.operation(req) ?? null,
+  operationNames: () => parts.flatMap((p) => p.fallback.operationNames()),
   handle: (req, name, context, ctx) => partFor(req)!.handle(req, name, context, ctx),
 };

@@ -38,6 +38,8 @@ export type Middleware<C> = (req: ServiceRequest, context: C, next: () => Servic
 export interface Fallback<C> {
   /** The spec's operation for the request (its operationId), or null when the spec has none. */
   operation(req: ServiceRequest): string | null;
+  /** Every name `operation` can return (the spec's operationIds), for checking scenarios' call matchers. */
+  operationNames(): readonly string[];
   handle(req: ServiceRequest, operation: string, context: C, ctx: ServiceContext): ServiceResponse;
 }
 
@@ -127,6 +129,7 @@ export function defineService<D, C>(spec: KitServiceSpec<D, C>): ServiceDefiniti
     dataset: spec.dataset,
     load: (data, ctx) => spec.load(data, ctx),
     operation: (req) => nameOf(req, resolve(req)),
+    operationNames: () => operationNames(spec),
     handle(req, ctx) {
       const context = spec.context(req, ctx);
       const resolution = resolve(req);
@@ -191,6 +194,16 @@ export function defineService<D, C>(spec: KitServiceSpec<D, C>): ServiceDefiniti
   }
 
   return definition;
+}
+
+/** The names a kit service's requests can have: its operations' and its fallback's; null when one is open. */
+function operationNames<D, C>(spec: KitServiceSpec<D, C>): readonly string[] | null {
+  const names = new Set<string>(spec.fallback?.operationNames() ?? []);
+  for (const operation of spec.operations) {
+    if (operation.nameOf && !operation.names) return null;
+    for (const name of operation.names?.() ?? [operation.name]) names.add(name);
+  }
+  return [...names].sort();
 }
 
 /** `?a=1&b=2&b=3` → `{a: '1', b: ['2', '3']}` (a repeated key becomes a list). */

@@ -91,6 +91,15 @@ export function rootFieldName(body: GraphQLBody): string | null {
   return field ? `${type}.${field}` : null;
 }
 
+/** Every name {@link rootFieldName} can give a request to `schema`, introspection's included. */
+export function rootFieldNames(schema: GraphQLSchema): string[] {
+  const names = ['Query.__schema', 'Query.__type'];
+  for (const [prefix, type] of [['Query', schema.getQueryType()], ['Mutation', schema.getMutationType()], ['Subscription', schema.getSubscriptionType()]] as const) {
+    for (const field of Object.keys(type?.getFields() ?? {})) names.push(`${prefix}.${field}`);
+  }
+  return names;
+}
+
 export interface ExecuteOptions<C> {
   rootValue?: unknown;
   contextValue: C;
@@ -138,10 +147,17 @@ export function executeGraphQL<C>(schema: GraphQLSchema, body: GraphQLBody, opti
  * The one operation of a GraphQL endpoint (`POST /graphql`): each request is named by its root
  * field; `handle` executes it (usually with `executeGraphQL`) and renders the result.
  */
-export function graphqlOperation<C>(path: string, handle: (call: Call<Record<string, string>, Record<string, string | string[]>, GraphQLBody>, context: C) => ServiceResponse, method = 'POST'): Operation<C> {
+export function graphqlOperation<C>(
+  path: string,
+  handle: (call: Call<Record<string, string>, Record<string, string | string[]>, GraphQLBody>, context: C) => ServiceResponse,
+  options: { method?: string; schema?: () => GraphQLSchema } = {},
+): Operation<C> {
+  const { schema } = options;
   return {
     name: 'graphql',
-    matcher: graphqlRoute(path, method),
+    matcher: graphqlRoute(path, options.method ?? 'POST'),
+    // Without a schema (GitLab's answers every field null) the names are open.
+    ...(schema ? { names: () => rootFieldNames(schema()) } : {}),
     nameOf: (_req: ServiceRequest, decoded: () => DecodedBody) => {
       let body: DecodedBody;
       try {

@@ -28,6 +28,11 @@ export interface Operation<C> {
    * `Mutation.issueCreate`), the name of this request; default `name`.
    */
   nameOf?(req: ServiceRequest, decoded: () => DecodedBody): string | null;
+  /**
+   * Every name `nameOf` can return (what `scenario validate` checks call matchers against).
+   * Without it an operation with `nameOf` leaves its service's names open: unchecked.
+   */
+  names?(): readonly string[];
 }
 
 export interface OperationInput {

@@ -163,6 +163,7 @@ export function specFallback<C>(options: SpecFallbackOptions<C>): SpecFallback<C
 
   return {
     operations,
+    operationNames: () => operations.map((op) => op.id),
     operation: (req) => find(req)?.op.id ?? null,
 
     handle(req, name, context, ctx) {
@@ -266,6 +267,7 @@ function methodFallback<C>(options: SpecFallbackOptions<C>, schemas: SchemaSet, 
   const state = new MethodState(operations, schemas, build, options.spec, options.objects ?? {});
   return {
     operations,
+    operationNames: () => operations.map((op) => op.id),
     operation: (req) => byPath.get(req.path)?.id ?? null,
     handle(req, name, context, ctx) {
       const op = byPath.get(req.path);

@@ -60,7 +60,7 @@ export const linearService = defineService<LinearDataset, LinearContext>({
       // Execution never began (a variable of the wrong type, a missing required one): a request error.
       if (data === undefined) return jsonResponse(400, { errors: (errors ?? []).map((e) => graphqlErrorJson(e, 'BAD_USER_INPUT')) });
       return jsonResponse(200, errors && errors.length > 0 ? { errors: errors.map(executionErrorJson), data: data ?? null } : { data });
-    }),
+    }, { schema: linearSchema }),
     operation<LinearContext, '/oauth/token'>('oauth.token', rest('POST', '/oauth/token'), (call, c) => oauthToken(call.body, c)),
   ],
   middleware: [

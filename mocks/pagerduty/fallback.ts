@@ -45,6 +45,7 @@ export const fallback: Fallback<PdCtx> & { operations: typeof tail.operations; s
   operations: tail.operations,
   seed: (records, ctx) => tail.seed(records, ctx),
   operation: (req) => tail.operation(req),
+  operationNames: () => tail.operationNames(),
   handle(req, operation, context, ctx) {
     const response = tail.handle(req, operation, context, ctx);
     const op = tail.operations.find((o) => o.id === operation);

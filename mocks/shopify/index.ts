@@ -112,7 +112,7 @@ export const shopifyService = defineService<ShopifyDataset, RequestContext>({
     graphqlOperation<RequestContext>(GRAPHQL_PATH, (call, c) => {
       if (call.decoded.kind !== 'graphql') return jsonResponse(400, { errors: { query: 'Required parameter missing or invalid' } });
       return graphql(call.decoded.value, c);
-    }),
+    }, { schema: shopifySchema }),
   ],
   middleware: [
     (req, c, next) => {

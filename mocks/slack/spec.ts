@@ -104,6 +104,7 @@ const fromSpec = specFallback<SlackCtx>({
 export const slackSpecFallback: Fallback<SlackCtx> & { readonly operations: typeof fromSpec.operations } = {
   operations: fromSpec.operations,
   operation: (req) => fromSpec.operation(req),
+  operationNames: () => fromSpec.operationNames(),
   handle(req, name, c, ctx) {
     if (takesToken(name)) {
       const { grant } = authenticate(c);

@@ -63,5 +63,6 @@ export const stripeTail: Fallback<StripeCtx> & { readonly operations: SpecFallba
   // For the conformance sweep and tests; reading it builds the fallback.
   get operations() { return stripeSpecFallback().operations; },
   operation: (req) => stripeSpecFallback().operation(req),
+  operationNames: () => stripeSpecFallback().operationNames(),
   handle: (req, name, context, ctx) => stripeSpecFallback().handle(req, name, context, ctx),
 };

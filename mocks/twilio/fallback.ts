@@ -212,6 +212,7 @@ function answer(req: ServiceRequest, name: string, c: TwilioCtx, ctx: ServiceCon
 /** The fallback as the service uses it: requests arrive rewritten (no `.json`). */
 export const twilioTail: Fallback<TwilioCtx> & { seedRecords(records: Readonly<Record<string, readonly Record<string, unknown>[]>>, ctx: LoadContext): void } = {
   operation: (req) => build().fallback.operation(req),
+  operationNames: () => build().fallback.operationNames(),
 
   handle(req, name, c, ctx): ServiceResponse {
     try {

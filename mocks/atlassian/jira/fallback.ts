@@ -26,5 +26,6 @@ export function jiraSpecFallback(): SpecFallback<AtlassianCtx> {
 export const jiraTail: Fallback<AtlassianCtx> & { readonly operations: SpecFallback<AtlassianCtx>['operations'] } = {
   get operations() { return jiraSpecFallback().operations; },
   operation: (req) => jiraSpecFallback().operation(req),
+  operationNames: () => jiraSpecFallback().operationNames(),
   handle: (req, name, context, ctx) => jiraSpecFallback().handle(req, name, context, ctx),
 };

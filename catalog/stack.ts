@@ -172,7 +172,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ]);
       const mcpLog = new McpLog(world.journal, () => world.clock.current);
       if (lane) {
-        lane.bind(world, mcpLog, header.catalogHash);
+        lane.bind(world, mcpLog, header.catalogHash, options.onCrash);
         // The lane's proxy outlives the trial: from here on it answers no one for this world.
         closers.push(async () => lane.unbind());
       }
@@ -213,7 +213,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
             preloadPath: PRELOAD_PATH,
             serviceUrl: await serviceUrlFor(entry, proxy.proxy),
           },
-          onCrash: (id, exit) => options.onCrash?.(id, `the ${id} MCP server exited with ${describeExit(exit)}`),
+          // A warm server outlives this trial: its crash goes to whichever trial is bound then.
+          onCrash: (id, exit) => {
+            const message = `the ${id} MCP server exited with ${describeExit(exit)}`;
+            if (warm) lane!.crashed(id, message);
+            else options.onCrash?.(id, message);
+          },
         });
         own(() => running.close());
         const readiness = { endpoint: entry.id, readyMs: Math.round(performance.now() - began), tools: running.tools.length };

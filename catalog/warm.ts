@@ -58,19 +58,29 @@ export class WarmLane {
     return this.upstream.strays;
   }
 
+  /** The bound trial's crash callback: a warm server's crash is told to the trial it happens in. */
+  private crashHandler: ((endpoint: string, message: string) => void) | null = null;
+
   /** Makes `world` the one every request and MCP record of the lane goes to, until `unbind`. */
-  bind(world: World, mcpLog: McpSink, catalogHash: string): void {
+  bind(world: World, mcpLog: McpSink, catalogHash: string, onCrash?: (endpoint: string, message: string) => void): void {
     if (this.closed) throw new ToolbenchError('TB_ERR_USAGE', 'warm lane: closed');
     if (this.bound) throw new ToolbenchError('TB_ERR_USAGE', 'warm lane: one trial at a time');
     if (catalogHash !== this.catalog.hash) throw new ToolbenchError('TB_ERR_USAGE', 'warm lane: the trial\'s catalog is not the lane\'s');
     this.upstream.current = worldUpstream(world);
     this.mcpLog.current = mcpLog;
+    this.crashHandler = onCrash ?? null;
     this.bound = true;
+  }
+
+  /** A warm server crashed: told to the bound trial, if any (between trials the next `take` restarts it). */
+  crashed(endpoint: string, message: string): void {
+    this.crashHandler?.(endpoint, message);
   }
 
   unbind(): void {
     this.upstream.current = null;
     this.mcpLog.current = null;
+    this.crashHandler = null;
     this.bound = false;
   }
 

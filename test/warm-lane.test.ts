@@ -1,6 +1,9 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadCatalog } from '../catalog/load.js';
+import { discard, startStack } from '../catalog/stack.js';
+import { WarmLane } from '../catalog/warm.js';
 import { LevelJournal } from '../mocks/core/journal.js';
 import { verifyJournal } from '../replay/verify.js';
 import { TrialStartupSchema } from '../scenarios/record.js';
@@ -52,4 +55,25 @@ test('--no-warm (warm: false): every trial starts all of its own endpoints', asy
   });
   t.deepEqual(manifest.trials.map((trial) => [trial.reward, trial.warm]), [[0, 0], [0, 0]]);
   t.is(manifest.warm, null);
+});
+
+test('a warm server that crashes during a later trial is told to that trial, not to the one that started it', async (t) => {
+  t.timeout(300_000);
+  const lane = await WarmLane.open({ catalog: loadCatalog(), caDir: testCaDir(), openLog: async () => discard() });
+  const crashes: string[][] = [[], []];
+  try {
+    const first = await startStack({ scenarioDir: STRIPE, ports: 'ephemeral', endpoints: ['stripe', 'slack'], lane, onCrash: (id) => crashes[0]!.push(id) });
+    await first.close();
+    const second = await startStack({ scenarioDir: STRIPE, ports: 'ephemeral', endpoints: ['stripe', 'slack'], lane, onCrash: (id, message) => crashes[1]!.push(`${id}: ${message}`) });
+    const slack = second.endpoints.get('slack')!;
+    t.true(slack.readiness.warm === true, 'slack is taken warm');
+    process.kill(slack.running.pid!, 'SIGKILL');
+    while (crashes[1]!.length === 0) await new Promise((done) => setTimeout(done, 50));
+    await second.close();
+  } finally {
+    await lane.close();
+  }
+  t.deepEqual(crashes[0], []);
+  t.is(crashes[1]!.length, 1);
+  t.regex(crashes[1]![0]!, /^slack: the slack MCP server exited with .*SIGKILL/);
 });

@@ -21,8 +21,13 @@ export interface AgentOutcome {
   tools?: ToolArm;
 }
 
-/** Grades a running world: its state now against `initial`, its journal and MCP records, the agent's outcome. */
-export async function gradeWorld(opened: OpenedWorld, initial: ServiceStates, outcome: AgentOutcome): Promise<TrialResult> {
+/**
+ * Grades a running world: its state now against its state as loaded, its journal and MCP records,
+ * the agent's outcome. Only the scenario's services and those the trial loaded are compared: a
+ * service never loaded is as it would load (a baseline distractor no one called), so loading all
+ * 29 to diff them against themselves would only cost a second per trial.
+ */
+export async function gradeWorld(opened: OpenedWorld, outcome: AgentOutcome): Promise<TrialResult> {
   const { world, manifest, header } = opened;
   await world.journal.flush();
   const entries: JournalEntry[] = [];
@@ -34,9 +39,12 @@ export async function gradeWorld(opened: OpenedWorld, initial: ServiceStates, ou
     const declared = world.definition(service)?.volatile;
     if (declared) volatile[service] = { ...declared };
   }
+  const graded = [...new Set([...manifest.services, ...world.loadedServiceIds])];
+  const final = world.gradingState('now', graded);
+  const initial = world.gradingState('initial', graded);
   try {
     return TrialResultSchema.parse(gradeTrial({
-      scenario: manifest, seed: header.seed, agent: outcome.agent, initial, final: world.gradingState('now'), volatile, entries, mcp,
+      scenario: manifest, seed: header.seed, agent: outcome.agent, initial, final, volatile, entries, mcp,
       answer: outcome.answer, agentOutput: outcome.output, agentExit: outcome.exit, interrupted: outcome.interrupted,
       timedOut: outcome.timedOut, strict: outcome.strict, tools: outcome.tools,
     }));
@@ -51,14 +59,13 @@ export async function gradeWorld(opened: OpenedWorld, initial: ServiceStates, ou
  * is the trial's result.json. For worlds whose agent runs elsewhere (a Harbor task's verifier).
  */
 export function gradingRoutes(opened: OpenedWorld): AdminRoutes {
-  const initial = opened.world.gradingState('initial');
   return {
     'POST /_bench/grade': async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const text = Buffer.concat(chunks).toString('utf8');
       const agent = typeof req.headers['x-toolbench-agent'] === 'string' ? req.headers['x-toolbench-agent'] : 'external';
-      const result = await gradeWorld(opened, initial, { agent, answer: text.length > 0 ? text : null, output: '', exit: { code: null, signal: null }, interrupted: false });
+      const result = await gradeWorld(opened, { agent, answer: text.length > 0 ? text : null, output: '', exit: { code: null, signal: null }, interrupted: false });
       const body = JSON.stringify(result, null, 2) + '\n';
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
       res.end(body);

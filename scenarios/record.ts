@@ -120,7 +120,6 @@ export async function recordTrial(options: RecordOptions): Promise<RecordedTrial
       writeFileSync(join(outDir, 'startup.json'), JSON.stringify(startup, null, 2) + '\n');
       const { world } = stack;
       const proxy = stack.proxy!;
-      const initial = world.gradingState('initial');
       const mcp = armEndpoints(options.tools ?? 'all', stack.addresses());
       const mcpPath = join(outDir, 'mcp.json');
       writeFileSync(mcpPath, JSON.stringify(claudeMcpConfig(mcp), null, 2) + '\n');
@@ -147,7 +146,7 @@ export async function recordTrial(options: RecordOptions): Promise<RecordedTrial
       else run = await runAgent({ command, env, cwd, logPath: join(outDir, 'agent.log'), echo: options.echo ?? false, timeoutMs, signal: options.signal });
       ran = true;
 
-      const result = await gradeWorld(stack, initial, {
+      const result = await gradeWorld(stack, {
         agent: agentName, answer: existsSync(answerPath) ? readFileSync(answerPath, 'utf8') : null,
         output: run.output, exit: { code: run.code, signal: run.signal }, interrupted: run.aborted, timedOut: run.timedOut,
         strict: options.strict ?? false, tools: options.tools ?? 'all',

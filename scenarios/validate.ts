@@ -57,8 +57,7 @@ export function checkScenario(dir: string, catalog: LoadedCatalog = loadCatalog(
   }
   const { manifest, header, services } = prepared;
   if (!existsSync(join(resolve(dir), 'instruction.md'))) problems.push(`${join(resolve(dir), 'instruction.md')}: file not found`);
-  const tools = new Map<string, Set<string>>();
-  if (existsSync(snapshotDir)) for (const snapshot of readSnapshots(snapshotDir)) tools.set(snapshot.endpoint, new Set(snapshot.tools.map((t) => t.name)));
+  const tools = snapshotToolNames(snapshotDir);
   manifest.oracle.calls.forEach((call, i) => {
     const endpoint = catalog.catalog.endpoints.find((e) => e.id === call.endpoint);
     if (!endpoint) problems.push(`${manifestPath}: field oracle.calls[${i}].endpoint: no endpoint "${call.endpoint}" in the catalog`);
@@ -75,7 +74,10 @@ export function checkScenario(dir: string, catalog: LoadedCatalog = loadCatalog(
   for (const [i, e] of manifest.expect.state.entries()) {
     if (!manifest.services.includes(e.service)) problems.push(`${manifestPath}: field expect.state[${i}].service: "${e.service}" is not one of the scenario's services`);
   }
-  const world = new World({ seed: header.seed, epochMs: Date.parse(header.epoch), tickMs: header.tickMs, services, journal: new MemoryJournal(header) });
+  // Only the scenario's own services: the others answer from the shared baseline, the same in every
+  // scenario (their own scenarios check it), and loading all 29 per scenario was most of the cost.
+  const own = services.filter((service) => manifest.services.includes(service.id));
+  const world = new World({ seed: header.seed, epochMs: Date.parse(header.epoch), tickMs: header.tickMs, services: own, journal: new MemoryJournal(header) });
   const names = new Map<string, readonly string[] | null>();
   const namesOf = (service: string) => {
     if (!names.has(service)) names.set(service, world.definition(service)?.operationNames?.() ?? null);
@@ -137,6 +139,18 @@ function nearest(name: string, names: readonly string[]): string {
   if (best < 3) return '';
   const picks = names.filter((candidate) => shared(candidate) === best).slice(0, 3);
   return `; did you mean ${picks.map((p) => `"${p}"`).join(', ')}?`;
+}
+
+/** Each endpoint's tool names from the snapshots, read once per folder while its files stay as they were. */
+const snapshotCache = new Map<string, { stamp: string; tools: Map<string, Set<string>> }>();
+function snapshotToolNames(dir: string): Map<string, Set<string>> {
+  if (!existsSync(dir)) return new Map();
+  const stamp = readdirSync(dir).sort().map((name) => `${name}:${statSync(join(dir, name)).mtimeMs}`).join('|');
+  const cached = snapshotCache.get(dir);
+  if (cached?.stamp === stamp) return cached.tools;
+  const tools = new Map(readSnapshots(dir).map((snapshot) => [snapshot.endpoint, new Set(snapshot.tools.map((t) => t.name))]));
+  snapshotCache.set(dir, { stamp, tools });
+  return tools;
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -65,11 +65,10 @@ test('near misses score 0: the forbidden write is caught', async (t) => {
     const c = manifest.credentials.atlassian as { email: string; token: string };
     const opened = await openWorld({ scenarioDir: dir });
     try {
-      const initial = opened.world.gradingState('initial');
       const response = await opened.world.dispatch({ host: 'larkspur.atlassian.net', method, target, body: new TextEncoder().encode(JSON.stringify(body)),
         headers: [['Authorization', `Basic ${Buffer.from(`${c.email}:${c.token}`).toString('base64')}`], ['Content-Type', 'application/json']] });
       t.true(response.status < 300, `${id}: ${method} ${target} answered ${response.status}`);
-      const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+      const result = await gradeWorld(opened, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
       t.is(result.reward, 0, `${id}: ${method} ${target}`);
       t.false(result.forbidden_calls_ok, `${id}: ${method} ${target}`);
     } finally {

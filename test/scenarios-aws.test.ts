@@ -63,14 +63,13 @@ test('near misses score 0: the look-alike bucket, the staging function, the prod
     const credential = manifest.credentials.aws as { key_id: string; secret: string };
     const opened = await openWorld({ scenarioDir: dir });
     try {
-      const initial = opened.world.gradingState('initial');
       for (const r of requests) {
         const body = new TextEncoder().encode(r.body ?? '');
         const headers = signRequest({ method: r.method, target: r.target, headers: [['Host', r.host], ...(r.type ? [['Content-Type', r.type] as [string, string]] : [])], body, keyId: credential.key_id, secret: credential.secret, region: 'us-east-1', service: r.service, amzDate: '20250602T100000Z' });
         const response = await opened.world.dispatch({ host: r.host, method: r.method, target: r.target, headers, body });
         t.true(response.status < 300, `${id}: ${response.status} ${new TextDecoder().decode(response.body)}`);
       }
-      const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+      const result = await gradeWorld(opened, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
       t.is(result.reward, 0, id);
     } finally {
       await opened.world.journal.close();

@@ -58,11 +58,10 @@ test('near misses score 0: the staging namespace, the archive copy, the staging 
     const manifest = manifests.get(dir)!;
     const opened = await openWorld({ scenarioDir: dir });
     try {
-      const initial = opened.world.gradingState('initial');
       const response = await opened.world.dispatch({ host: 'api.cloudflare.com', method, target: path, body: new TextEncoder().encode(body ?? ''),
         headers: [['Authorization', `Bearer ${(manifest.credentials.cloudflare as { token: string }).token}`], ['Content-Type', body?.startsWith('{') ? 'application/json' : 'text/plain']] });
       t.true(response.status < 300, `${id}: ${response.status} ${new TextDecoder().decode(response.body)}`);
-      const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+      const result = await gradeWorld(opened, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
       t.is(result.reward, 0, `${id}: ${method} ${path}`);
     } finally {
       await opened.world.journal.close();

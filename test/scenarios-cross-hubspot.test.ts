@@ -55,9 +55,8 @@ const overMcp = (manifest: ScenarioManifest, dir: string, calls: readonly Call[]
 async function inProcess(manifest: ScenarioManifest, dir: string, agent: string, act: (world: World) => Promise<void>) {
   const opened = await openWorld({ scenarioDir: dir });
   try {
-    const initial = opened.world.gradingState('initial');
     await act(opened.world);
-    return { state: opened.world.state(), result: await gradeWorld(opened, initial, trial(agent, manifest)) };
+    return { state: opened.world.state(), result: await gradeWorld(opened, trial(agent, manifest)) };
   } finally {
     await opened.world.journal.close();
   }

@@ -39,14 +39,13 @@ test(`${manifest.id}: a test agent that refunds the wrong charge of the same cus
       return client;
     };
     const [zendesk, stripe] = [await connect('zendesk'), await connect('stripe')];
-    const initial = stack.world.gradingState('initial');
     // The whole oracle, but the refund goes to WS-5521: the same customer, amount and day.
     for (const call of manifest.oracle.calls) {
       const args = call.tool === 'create_refund' ? { payment_intent: 'pi_nPmbycXFEaUPl8npO0y23Ve2' } : call.arguments;
       const result = await (call.endpoint === 'zendesk' ? zendesk : stripe).callTool({ name: call.tool, arguments: args });
       t.falsy(result.isError, `${call.tool}: ${JSON.stringify(result.content)}`);
     }
-    const result = await gradeWorld(stack, initial, { agent: 'wrong-refund', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+    const result = await gradeWorld(stack, { agent: 'wrong-refund', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
     t.is(result.reward, 0);
     t.false(result.forbidden_calls_ok);
     t.false(result.state_ok);

@@ -42,11 +42,10 @@ test('near misses score 0: the forbidden write is caught and the expected state 
     const { api_key, app_key } = manifest.credentials.datadog as { api_key: string; app_key: string };
     const opened = await openWorld({ scenarioDir: dir });
     try {
-      const initial = opened.world.gradingState('initial');
       const response = await opened.world.dispatch({ host: 'api.datadoghq.com', method: 'POST', target, body: new TextEncoder().encode(JSON.stringify(body)),
         headers: [['DD-API-KEY', api_key], ['DD-APPLICATION-KEY', app_key], ['Content-Type', 'application/json']] });
       t.is(response.status, 200, `${id}: ${target}`);
-      const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+      const result = await gradeWorld(opened, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
       t.is(result.reward, 0, `${id}: ${target}`);
       t.false(result.forbidden_calls_ok, `${id}: ${target}`);
     } finally {

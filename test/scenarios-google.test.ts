@@ -54,11 +54,10 @@ test('near misses score 0: a write to the look-alike is forbidden and leaves the
     try {
       const files = opened.world.state().google!.files as Record<string, { name: string }>;
       const target = c.target.replace('{FILE}', Object.entries(files).find(([, f]) => f.name === c.file)![0]);
-      const initial = opened.world.gradingState('initial');
       const response = await opened.world.dispatch({ host: c.host, method: c.method, target, body: new TextEncoder().encode(JSON.stringify(c.body)),
         headers: [['Authorization', `Bearer ${manifest.credentials.google as string}`], ['Content-Type', 'application/json']] });
       t.is(response.status, 200, `${c.id}: ${target}`);
-      const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+      const result = await gradeWorld(opened, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
       t.is(result.reward, 0, c.id);
       t.false(result.forbidden_calls_ok, c.id);
       t.false(result.state_ok && result.required_calls_ok, `${c.id}: the task itself is not done`);

@@ -29,10 +29,9 @@ async function nearMiss(id: string, method: string, target: string, body: unknow
   const manifest = manifests.get(dir)!;
   const opened = await openWorld({ scenarioDir: dir });
   try {
-    const initial = opened.world.gradingState('initial');
     const response = await opened.world.dispatch({ host: 'api.hubspot.com', method, target, body: new TextEncoder().encode(JSON.stringify(body)),
       headers: [['Authorization', `Bearer ${manifest.credentials.hubspot as string}`], ['Content-Type', 'application/json']] });
-    const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+    const result = await gradeWorld(opened, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
     return { status: response.status, reward: result.reward, forbidden: result.forbidden_calls_ok, state: result.state_ok };
   } finally {
     await opened.world.journal.close();

@@ -42,10 +42,9 @@ test('near misses score 0', async (t) => {
     const manifest = manifests.get(dir)!;
     const opened = await openWorld({ scenarioDir: dir });
     try {
-      const initial = opened.world.gradingState('initial');
       const response = await opened.world.dispatch({ host: 'api.notion.com', method, target, headers: H(manifest.credentials.notion as string), body: new TextEncoder().encode(JSON.stringify(body)) });
       t.is(response.status, 200, `${id}: ${method} ${target}`);
-      const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+      const result = await gradeWorld(opened, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
       t.is(result.reward, 0, `${id}: ${method} ${target}`);
       t.true(result.checks.some((c) => c.description.includes(check) && !c.ok), `${id}: "${check}" fails`);
     } finally {
@@ -64,7 +63,7 @@ test('near-miss answers fail their answer checks', async (t) => {
   for (const [answer, check] of cases) {
     const opened = await openWorld({ scenarioDir: dir });
     try {
-      const result = await gradeWorld(opened, opened.world.gradingState('initial'), { agent: 'near-miss', answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+      const result = await gradeWorld(opened, { agent: 'near-miss', answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
       t.is(result.reward, 0);
       t.true(result.checks.some((c) => c.kind === 'answer' && c.description.includes(check) && !c.ok), check);
     } finally {

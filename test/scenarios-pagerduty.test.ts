@@ -38,11 +38,10 @@ test('near misses score 0: the checkout latency incident, Payments Secondary', a
     const manifest = manifests.get(dir)!;
     const opened = await openWorld({ scenarioDir: dir });
     try {
-      const initial = opened.world.gradingState('initial');
       const response = await opened.world.dispatch({ host: 'api.pagerduty.com', method, target: path, body: new TextEncoder().encode(JSON.stringify(body)),
         headers: [['Authorization', `Token token=${manifest.credentials.pagerduty as string}`], ['Content-Type', 'application/json']] });
       t.true(response.status < 300, `${id}: ${response.status} ${new TextDecoder().decode(response.body)}`);
-      const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+      const result = await gradeWorld(opened, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
       t.is(result.reward, 0, `${id}: ${path}`);
     } finally {
       await opened.world.journal.close();

@@ -48,12 +48,11 @@ test('near misses score 0: the wrong order, the archived product, the other cust
     const manifest = manifests.get(dir)!;
     const opened = await openWorld({ scenarioDir: dir });
     try {
-      const initial = opened.world.gradingState('initial');
       const response = await opened.world.dispatch({ host: 'harbor-and-pine.myshopify.com', method: 'POST', target: '/admin/api/2026-01/graphql.json', body: new TextEncoder().encode(JSON.stringify({ query, variables })),
         headers: [['X-Shopify-Access-Token', (manifest.credentials.shopify as { token: string }).token], ['Content-Type', 'application/json']] });
       t.is(response.status, 200, id);
       t.regex(new TextDecoder().decode(response.body), /"userErrors":\[\]/, id);
-      const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+      const result = await gradeWorld(opened, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
       t.is(result.reward, 0, id);
       t.false(result.forbidden_calls_ok && result.state_ok, id);
     } finally {

@@ -50,7 +50,6 @@ for (const miss of NEAR_MISSES) {
     const credential = loadScenarioManifest(dir).credentials.slack as Record<string, string>;
     const opened = await openWorld({ scenarioDir: dir });
     try {
-      const initial = opened.world.gradingState('initial');
       for (const request of miss.requests) {
         const response = await opened.world.dispatch({
           host: HOST, method: 'POST', target: `/api/${request.method}`, headers: [['Content-Type', 'application/x-www-form-urlencoded']],
@@ -59,7 +58,7 @@ for (const miss of NEAR_MISSES) {
         const text = new TextDecoder().decode(response.body);
         t.true(response.status < 300 && !text.includes('"ok":false'), `the near miss itself succeeds: ${text.slice(0, 200)}`);
       }
-      const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer: miss.answer ?? null, output: '', exit: { code: 0, signal: null }, interrupted: false });
+      const result = await gradeWorld(opened, { agent: 'near-miss', answer: miss.answer ?? null, output: '', exit: { code: 0, signal: null }, interrupted: false });
       t.is(result.reward, 0);
       // A state expectation is its match count and one check per field (`<description>: <field> …`).
       const checks = result.checks.filter((c) => c.description === miss.fails || c.description.startsWith(`${miss.fails}: `));

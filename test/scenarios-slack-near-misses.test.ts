@@ -54,7 +54,6 @@ for (const miss of NEAR_MISSES) {
     const token = typeof credential === 'object' ? credential.token : credential;
     const opened = await openWorld({ scenarioDir: dir });
     try {
-      const initial = opened.world.gradingState('initial');
       for (const request of miss.requests) {
         const response = await opened.world.dispatch({
           host: request.host ?? 'slack.com', method: request.method, target: request.target,
@@ -64,7 +63,7 @@ for (const miss of NEAR_MISSES) {
         const text = new TextDecoder().decode(response.body);
         t.true(response.status < 300 && !text.includes('"ok":false'), `the near miss itself succeeds: ${text.slice(0, 200)}`);
       }
-      const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer: miss.answer ?? null, output: '', exit: { code: 0, signal: null }, interrupted: false });
+      const result = await gradeWorld(opened, { agent: 'near-miss', answer: miss.answer ?? null, output: '', exit: { code: 0, signal: null }, interrupted: false });
       t.is(result.reward, 0);
       const check = result.checks.find((c) => c.description === miss.fails);
       t.truthy(check, `a check "${miss.fails}"`);

@@ -33,11 +33,10 @@ test('near misses score 0: the forbidden refund is caught and the expected state
     const manifest = manifests.get(dir)!;
     const opened = await openWorld({ scenarioDir: dir });
     try {
-      const initial = opened.world.gradingState('initial');
       const response = await opened.world.dispatch({ host: 'api.stripe.com', method: 'POST', target: '/v1/refunds', body: new TextEncoder().encode(form),
         headers: [['Authorization', `Bearer ${manifest.credentials.stripe as string}`], ['Content-Type', 'application/x-www-form-urlencoded']] });
       t.is(response.status, 200, `${id}: ${form}`);
-      const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+      const result = await gradeWorld(opened, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
       t.is(result.reward, 0, `${id}: ${form}`);
       t.false(result.forbidden_calls_ok, `${id}: ${form}`);
     } finally {

@@ -63,11 +63,10 @@ test('near misses score 0: the wrong recipient, the wrong scheduled text, the wr
       ids.warehouse = Object.values(state.incoming_phone_numbers!).map((n) => n as { sid: string; friendly_name: string }).find((n) => n.friendly_name === 'Boston warehouse')?.sid.slice(2) ?? '';
       ids.pilot2026 = Object.values(state.accounts!).map((a) => a as { sid: string; friendly_name: string }).find((a) => a.friendly_name === 'Acme pilot 2026')?.sid.slice(2) ?? '';
       const path = tail.replace(/\$\{(\w+)\}/g, (_m, name: string) => ids[name]!);
-      const initial = opened.world.gradingState('initial');
       const response = await opened.world.dispatch({ host: 'api.twilio.com', method: 'POST', target: path.startsWith('/') ? path : `/2010-04-01/Accounts/${credential.account_sid}/${path}`, body: new TextEncoder().encode(form),
         headers: [['Authorization', `Basic ${Buffer.from(`${credential.api_key}:${credential.api_secret}`).toString('base64')}`], ['Content-Type', 'application/x-www-form-urlencoded']] });
       t.true(response.status < 300, `${id}: ${response.status} ${new TextDecoder().decode(response.body)}`);
-      const result = await gradeWorld(opened, initial, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+      const result = await gradeWorld(opened, { agent: 'near-miss', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
       t.is(result.reward, 0, id);
     } finally {
       await opened.world.journal.close();

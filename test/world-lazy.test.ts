@@ -60,3 +60,30 @@ test('a lazy service reads its dataset on its first use only, and answers byte f
   t.deepEqual(lazy.serviceIds, eager.serviceIds);
   t.is(reads.get('slack'), 1);
 });
+
+test('grading compares the scenario\'s services and those the trial loaded: it loads no untouched baseline, and a write to a touched one is still collateral damage', async (t) => {
+  const { openWorld } = await import('../scenarios/world.js');
+  const { gradeWorld } = await import('../scenarios/grade-world.js');
+  const outcome = { agent: 'test', answer: null, output: '', exit: { code: 0, signal: null }, interrupted: false };
+  const untouched = await openWorld({ scenarioDir: EXAMPLE_SCENARIO });
+  try {
+    t.like(await gradeWorld(untouched, outcome), { r_b: 0, unintended_changes: 0 });
+    t.deepEqual(untouched.world.loadedServiceIds, ['github']);
+  } finally {
+    await untouched.world.journal.close();
+  }
+  const touched = await openWorld({ scenarioDir: EXAMPLE_SCENARIO });
+  try {
+    const customer = await touched.world.dispatch({
+      host: 'api.stripe.com', method: 'POST', target: '/v1/customers', body: enc.encode('email=stray%40example.com'),
+      headers: [['Authorization', 'Bearer sk_test_51ToolbenchBaselineKey000'], ['Content-Type', 'application/x-www-form-urlencoded']],
+    });
+    t.is(customer.status, 200);
+    const result = await gradeWorld(touched, outcome);
+    t.true(result.r_b > 0, `r_b ${result.r_b}`);
+    t.true(result.unintended.some((change) => change.startsWith('stripe')), result.unintended.join('\n'));
+    t.deepEqual(touched.world.loadedServiceIds, ['github', 'stripe']);
+  } finally {
+    await touched.world.journal.close();
+  }
+});

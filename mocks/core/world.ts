@@ -300,10 +300,19 @@ export class World {
     return out;
   }
 
-  /** What a grader compares: every service's documents plus its derived views, now or as loaded. */
-  gradingState(when: 'now' | 'initial' = 'now'): Record<string, StoreDump> {
+  /** The services loaded so far, in the catalog's order: the others are exactly as they would load. */
+  get loadedServiceIds(): string[] {
+    return [...this.hosted.keys()].filter((id) => this.runtimes.has(id));
+  }
+
+  /**
+   * What a grader compares: each service's documents plus its derived views, now or as loaded;
+   * every service, or only `services` (loading those not loaded yet).
+   */
+  gradingState(when: 'now' | 'initial' = 'now', services?: readonly string[]): Record<string, StoreDump> {
     const out: Record<string, StoreDump> = {};
-    for (const [id, runtime] of this.allRuntimes()) {
+    const runtimes = services ? services.flatMap((id): [string, ServiceRuntime][] => { const r = this.runtime(id); return r ? [[id, r]] : []; }) : this.allRuntimes();
+    for (const [id, runtime] of runtimes) {
       let store = runtime.store;
       if (when === 'initial') {
         store = new DocumentStore();

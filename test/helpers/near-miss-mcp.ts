@@ -21,7 +21,6 @@ export async function nearMissOverMcp(dir: string, manifest: ScenarioManifest, c
   const stack = await startStack({ scenarioDir: dir, ports: 'ephemeral', caDir: testCaDir(), endpoints: true });
   const clients = new Map<string, Client>();
   try {
-    const initial = stack.world.gradingState('initial');
     for (const call of calls) {
       let client = clients.get(call.endpoint);
       if (!client) {
@@ -32,7 +31,7 @@ export async function nearMissOverMcp(dir: string, manifest: ScenarioManifest, c
       const result = await client.callTool({ name: call.tool, arguments: call.arguments });
       if (result.isError) throw new Error(`${call.tool}: ${JSON.stringify(result.content)}`);
     }
-    const result = await gradeWorld(stack, initial, { agent: 'near-miss', answer: answer ?? manifest.oracle.answer ?? null, output: '', exit: { code: 0, signal: null }, interrupted: false });
+    const result = await gradeWorld(stack, { agent: 'near-miss', answer: answer ?? manifest.oracle.answer ?? null, output: '', exit: { code: 0, signal: null }, interrupted: false });
     const state: ServiceStates = stack.world.state();
     return { result, state, failed: [...new Set(result.checks.filter((c) => !c.ok).map((c) => c.description.split(": ")[0]!))] };
   } finally {

@@ -110,7 +110,7 @@ export function scenarioSuite({ service, services = [service], dirs, credentialO
     test(`${manifest.id}: nop scores 0`, async (t) => {
       const opened = await openWorld({ scenarioDir: dir });
       try {
-        const result = await gradeWorld(opened, opened.world.gradingState('initial'), {
+        const result = await gradeWorld(opened, {
           agent: 'nop', answer: null, output: '', exit: { code: 0, signal: null }, interrupted: false,
         });
         t.is(result.reward, 0);
@@ -126,10 +126,9 @@ export function scenarioSuite({ service, services = [service], dirs, credentialO
       const stack = await startStack({ scenarioDir: dir, journalDir, ports: 'ephemeral', caDir: testCaDir(), endpoints: true });
       let result;
       try {
-        const initial = stack.world.gradingState('initial');
         const failures = await runOracle(manifest, stack.addresses().mcp);
         t.deepEqual(failures, [], 'every oracle call succeeds');
-        result = await gradeWorld(stack, initial, { agent: 'oracle', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+        result = await gradeWorld(stack, { agent: 'oracle', answer: manifest.oracle.answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
       } finally {
         await stack.close();
       }
@@ -255,10 +254,9 @@ export async function gradeNearMiss(dir: string, options: { answer?: string | nu
   const manifest = loadScenarioManifest(dir);
   const opened = await openWorld({ scenarioDir: dir });
   try {
-    const initial = opened.world.gradingState('initial');
     await options.act?.(opened.world, manifest);
     const answer = options.answer === undefined ? manifest.oracle.answer ?? null : options.answer;
-    return await gradeWorld(opened, initial, { agent: 'near-miss', answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
+    return await gradeWorld(opened, { agent: 'near-miss', answer, output: '', exit: { code: 0, signal: null }, interrupted: false });
   } finally {
     await opened.world.journal.close();
   }

@@ -73,7 +73,7 @@ export function gradeTrial(input: GradeInput): TrialResult {
   ];
   if (problems.length > 0) throw new GradingError(`cannot grade ${scenario.id}: ignored fields that do not exist:\n  ${problems.join('\n  ')}`);
 
-  const state = gradeState(scenario.expect.state, input.initial, input.final, merged);
+  const state = gradeState(scenario.expect.state, input.initial, input.final, merged, new Set(scenario.services));
   const http = input.entries.filter((e) => e.kind === 'http');
   const required = gradeRequiredCalls(scenario.expect.required_calls, http, input.mcp);
   const forbidden = gradeForbidden(scenario.expect.forbidden_calls, http, input.mcp);

@@ -78,7 +78,15 @@ export function expectationHolds(e: StateExpectation, initial: ServiceStates, fi
  * fields and the fields the expectations target) and counts those that changed, plus documents
  * that appeared where no expectation asked for one.
  */
-export function gradeState(expectations: readonly StateExpectation[], initial: ServiceStates, final: ServiceStates, volatile: VolatileFields): StateGrade {
+export function gradeState(
+  expectations: readonly StateExpectation[], initial: ServiceStates, final: ServiceStates, volatile: VolatileFields,
+  /**
+   * The services whose leaves make R_b's denominator (default: every compared one). Trials pass the
+   * scenario's own: a change anywhere counts, but the scale does not hang on which baselines the
+   * agent happened to touch (loading a distractor would otherwise dilute its own damage).
+   */
+  counted?: ReadonlySet<string>,
+): StateGrade {
   const reqs = expectations.flatMap((e) => requirements(e, initial, final));
   const changes = reqs.filter((r) => !r.ok.before);
   const r_c = changes.length === 0 ? 1 : changes.filter((r) => r.ok.after).length / changes.length;
@@ -100,7 +108,7 @@ export function gradeState(expectations: readonly StateExpectation[], initial: S
         const leavesAfter = key in after ? leaves(strip(after[key], skip)) : new Map<string, string>();
         for (const [path, value] of leavesBefore) {
           if (targeted.has(`${docPath}/${path}`) || targeted.has(`${docPath}/*`)) continue;
-          shouldStay += 1;
+          if (!counted || counted.has(service)) shouldStay += 1;
           if (leavesAfter.get(path) !== value) unintended.push(`${docPath}: ${path} ${value} → ${leavesAfter.get(path) ?? '(gone)'}`);
         }
       }

@@ -87,7 +87,7 @@ export async function sweepTools(options: SweepOptions): Promise<SweepResult> {
       try {
         for (const tool of orderTools(snapshot.tools, profile.order ?? [])) {
           options.onTool?.(endpoint, tool.name, index++, total);
-          const args = sweepArguments(profile, tool, stack.world.state()[service] ?? {});
+          const args = sweepArguments(profile, tool, stack.world.state([service])[service] ?? {});
           let transportError: string | null = null;
           let isError = false;
           let text = '';

@@ -73,7 +73,7 @@ export async function auditWarm(options: WarmAuditOptions): Promise<WarmAuditRes
         await client.connect(new StreamableHTTPClientTransport(new URL(stack.addresses().mcp[entry.id]!)));
         try {
           for (const tool of tools) {
-            const args = sweepArguments(profile, tool, stack.world.state()[entry.service] ?? {});
+            const args = sweepArguments(profile, tool, stack.world.state([entry.service])[entry.service] ?? {});
             // A tool error is an answer like any other: what is compared is what reached the world.
             await client.callTool({ name: tool.name, arguments: args }, undefined, { timeout: profile.toolTimeoutMs ?? 30_000 }).catch(() => undefined);
           }

@@ -37,7 +37,7 @@ test('every catalog service answers in every trial: a Slack scenario\'s world se
   const answer = world.process({ host: 'api.github.com', method: 'GET', target: '/user', headers: [['Authorization', `Bearer ${token}`]], body: new Uint8Array() });
   t.is(answer.response.status, 200);
   t.is(JSON.parse(new TextDecoder().decode(answer.response.body)).login, user.login);
-  t.true(Object.keys(world.state().stripe?.customers ?? {}).length >= 20, 'Stripe has its background customers');
+  t.true(Object.keys(world.state(['stripe']).stripe?.customers ?? {}).length >= 20, 'Stripe has its background customers');
 });
 
 test('every catalog service\'s baseline_credential logs in to its baseline dataset, and its placeholder does not', async (t) => {

@@ -74,7 +74,7 @@ test.serial('six tools through MCP: real-shaped data, state changed, every reque
   const found = JSON.parse(text(await client.callTool({ name: 'search_repositories', arguments: { query: 'org:acme' } })));
   t.true(found.total_count >= 1);
 
-  const state = stack.world.state().github!;
+  const state = stack.world.state(['github']).github!;
   t.truthy(Object.values(state.issues ?? {}).find((i) => (i as { title: string }).title === 'From the agent'), 'the issue is in the world');
 
   const made = (await entries()).slice(before);

@@ -147,18 +147,18 @@ test.serial('190 requests in ten seconds fill the window: the next is HubSpot\'s
 });
 
 test.serial('a batch is all or nothing: one bad input creates no record and no association', async (t) => {
-  const before = Object.keys(world.state().hubspot!.deals!).length;
+  const before = Object.keys(world.state(['hubspot']).hubspot!.deals!).length;
   const batch = await call('POST', '/crm/v3/objects/deals/batch/create', { inputs: [
     { properties: { dealname: 'Fine' }, associations: [{ to: { id: '2001' }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 5 }] }] },
     { properties: { dealname: 'Bad link' }, associations: [{ to: { id: '424242' }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 3 }] }] },
   ] });
   t.is(batch.status, 400);
-  t.is(Object.keys(world.state().hubspot!.deals!).length, before);
+  t.is(Object.keys(world.state(['hubspot']).hubspot!.deals!).length, before);
   const assoc = await call('POST', '/crm/v4/associations/contacts/companies/batch/create', { inputs: [
     { from: { id: '120' }, to: { id: '2021' }, types: [] }, { from: { id: '121' }, to: { id: '2021' }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 5 }] },
   ] });
   t.is(assoc.status, 400);
-  t.false('contacts/120/companies/2021' in world.state().hubspot!.associations!);
+  t.false('contacts/120/companies/2021' in world.state(['hubspot']).hubspot!.associations!);
 });
 
 test.serial('custom objects: the schema lists, and its records answer by name, fully qualified name and type ID', async (t) => {
@@ -182,7 +182,7 @@ test.serial('the owner property lists the portal\'s owners as its options; an ow
 
 test.serial('search by association: the deals of a company (`associations.company`)', async (t) => {
   const links = await call('GET', '/crm/v4/objects/companies/2004/associations/deals');
-  const expected = links.json.results.map((r: { toObjectId: number }) => String(r.toObjectId)).filter((id: string) => world.state().hubspot!.deals![id] && !(world.state().hubspot!.deals![id] as { archived: boolean }).archived).sort();
+  const expected = links.json.results.map((r: { toObjectId: number }) => String(r.toObjectId)).filter((id: string) => world.state(['hubspot']).hubspot!.deals![id] && !(world.state(['hubspot']).hubspot!.deals![id] as { archived: boolean }).archived).sort();
   t.true(expected.length > 0);
   const deals = await search('deals', { filterGroups: [{ filters: [{ propertyName: 'associations.company', operator: 'EQ', value: '2004' }] }], limit: 100 });
   t.deepEqual(ids(deals).sort(), expected);

@@ -80,7 +80,7 @@ test('requests are executed synchronously over the store and named by root field
   const created = post(w, 'mutation { bookCreate(title: "Middlemarch") { id title } }');
   t.deepEqual(created.json.data.bookCreate, { id: 'b4', title: 'Middlemarch' });
   t.is(created.entry.operation?.name, 'Mutation.bookCreate');
-  t.is((w.state().library!.books!.b4 as Book).title, 'Middlemarch');
+  t.is((w.state(['library']).library!.books!.b4 as Book).title, 'Middlemarch');
 });
 
 test('syntax, validation and resolver errors keep GraphQL\'s shape; a promise is refused', (t) => {

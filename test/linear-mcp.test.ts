@@ -31,7 +31,7 @@ test.serial('every tool is answered: no transport error, no 5xx, no GraphQL vali
   const toolErrors: string[] = [];
   const call = async (tool: (typeof tools)[number]) => {
     // Ids from the world as it is now: records earlier tools created (a release pipeline, a webhook) are used too.
-    const args = toolArguments(tool, linear.stack().world.state().linear!);
+    const args = toolArguments(tool, linear.stack().world.state(['linear']).linear!);
     let result: unknown;
     try {
       result = await linear.client().callTool({ name: tool.name, arguments: args });

@@ -58,7 +58,7 @@ test.serial('a database row created through the server (title, status, people, d
   t.deepEqual(found.results.map((r: { id: string }) => r.id), [created.id]);
   const updated = await call('API-patch-page', { page_id: created.id, properties: { Status: { status: { name: 'In progress' } } } });
   t.is(updated.properties.Status.status.name, 'In progress');
-  const rows = notion.stack().world.state().notion!;
+  const rows = notion.stack().world.state(['notion']).notion!;
   t.truthy(rows.pages![created.id]);
   const bad = await call('API-patch-page', { page_id: created.id, properties: { Status: { status: { name: 'Blocked' } } } });
   t.like(bad, { object: 'error', status: 400, code: 'validation_error' });

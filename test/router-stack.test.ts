@@ -86,7 +86,7 @@ test.serial('call_tool runs a real server\'s tool: the world requests are the en
 test.serial('a write through the router changes the world; a direct call to the endpoint\'s bridge has no via', async (t) => {
   const refund = await router.callTool({ name: 'call_tool', arguments: { name: 'stripe__create_refund', arguments: { payment_intent: 'pi_VwMxqmQa03oU9mrmv1i0F5gx' } } }) as CallToolResult;
   t.falsy(refund.isError, text(refund));
-  const refunds = Object.values(stack.world.state().stripe!.refunds ?? {}) as { payment_intent: string; amount: number }[];
+  const refunds = Object.values(stack.world.state(['stripe']).stripe!.refunds ?? {}) as { payment_intent: string; amount: number }[];
   t.like(refunds.find((r) => r.payment_intent === 'pi_VwMxqmQa03oU9mrmv1i0F5gx'), { amount: 12900 });
   const direct = await zendesk.callTool({ name: 'get_ticket', arguments: { ticket_id: 2208 } });
   t.falsy(direct.isError);

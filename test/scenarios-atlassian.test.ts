@@ -15,9 +15,9 @@ const dirs = [...findScenarios(join('scenarios', 'collab')), ...findScenarios(jo
 const oracleUses = (dir: string, endpoint: string) => loadScenarioManifest(dir).oracle.calls.some((call) => call.endpoint === endpoint);
 
 const credentialOk = (world: World, credential: unknown): boolean => {
-  const tokens = world.state().atlassian?.tokens ?? {};
+  const tokens = world.state(['atlassian']).atlassian?.tokens ?? {};
   const c = credential as { site?: string; email?: string; token?: string };
-  const site = (world.state().atlassian?.site?.site as { name?: string } | undefined)?.name;
+  const site = (world.state(['atlassian']).atlassian?.site?.site as { name?: string } | undefined)?.name;
   return typeof c === 'object' && c !== null && c.site === site && `${(c.email ?? '').toLowerCase()}:${c.token}` in tokens;
 };
 

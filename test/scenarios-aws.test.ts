@@ -26,7 +26,7 @@ const manifests = scenarioSuite({
   dirs,
   credentialOk: (world, credential) => {
     const keyId = (credential as { key_id: string }).key_id;
-    return world.state().aws?.credentials?.[keyId] !== undefined;
+    return world.state(['aws']).aws?.credentials?.[keyId] !== undefined;
   },
   operationNames: awsService.kit.operations.map((operation) => operation.name),
   isWrite,

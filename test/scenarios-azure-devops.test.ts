@@ -13,7 +13,7 @@ const dirs = findScenarios(join('scenarios', 'code')).filter((dir) => dir.includ
 const manifests = scenarioSuite({
   service: 'azure-devops',
   dirs,
-  credentialOk: (world, credential) => world.state()['azure-devops']?.tokens?.[(credential as { token: string }).token] !== undefined,
+  credentialOk: (world, credential) => world.state(['azure-devops'])['azure-devops']?.tokens?.[(credential as { token: string }).token] !== undefined,
   operationNames: azureDevopsService.kit.operations.map((operation) => operation.name),
   // WIQL, batch reads and searches are POSTs that read.
   isWrite: (entry) => isRestWrite(entry) && !ADO_POST_READS.has(entry.operation?.name ?? ''),

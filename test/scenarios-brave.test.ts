@@ -12,7 +12,7 @@ const dirs = findScenarios(join('scenarios', 'search')).filter((dir) => dir.incl
 const manifests = scenarioSuite({
   service: 'brave',
   dirs,
-  credentialOk: (world, credential) => world.state().brave?.subscriptions?.[credential as string] !== undefined,
+  credentialOk: (world, credential) => world.state(['brave']).brave?.subscriptions?.[credential as string] !== undefined,
   operationNames: braveService.kit.operations.map((operation) => operation.name),
 });
 

@@ -12,7 +12,7 @@ const dirs = findScenarios(join('scenarios', 'code')).filter((dir) => dir.includ
 const manifests = scenarioSuite({
   service: 'circleci',
   dirs,
-  credentialOk: (world, credential) => world.state().circleci?.tokens?.[credential as string] !== undefined,
+  credentialOk: (world, credential) => world.state(['circleci']).circleci?.tokens?.[credential as string] !== undefined,
   operationNames: circleciService.kit.operations.map((operation) => operation.name),
 });
 
@@ -45,7 +45,7 @@ test('near misses straight through the API score 0: a rerun from the start, the 
   for (const [id, make] of cases) {
     const result = await gradeNearMiss(join('scenarios', id), {
       act: async (world, manifest) => {
-        const [method, path, body] = make(world.state().circleci as Record<string, Record<string, unknown>>);
+        const [method, path, body] = make(world.state(['circleci']).circleci as Record<string, Record<string, unknown>>);
         const response = await world.dispatch({ host: 'circleci.com', method, target: path, body: new TextEncoder().encode(JSON.stringify(body)),
           headers: [['Circle-Token', manifest.credentials.circleci as string], ['Content-Type', 'application/json']] });
         t.true(response.status < 300, `${id}: ${response.status} ${new TextDecoder().decode(response.body)}`);

@@ -18,7 +18,7 @@ const manifests = scenarioSuite({
   service: 'cloudflare',
   dirs,
   credentialOk: (world, credential) => {
-    const token = world.state().cloudflare?.tokens?.[(credential as { token: string }).token] as { read_only: boolean } | undefined;
+    const token = world.state(['cloudflare']).cloudflare?.tokens?.[(credential as { token: string }).token] as { read_only: boolean } | undefined;
     return token !== undefined && !token.read_only;
   },
   // GraphQL requests are named by root field (the analytics tools query `viewer`).

@@ -14,7 +14,7 @@ const manifest = scenarioSuite({
   service: 'azure-devops',
   services: ['azure-devops', 'elasticsearch'],
   dirs: [dir],
-  credentialOk: (world, credential) => world.state()['azure-devops']?.tokens?.[(credential as { token: string }).token] !== undefined,
+  credentialOk: (world, credential) => world.state(['azure-devops'])['azure-devops']?.tokens?.[(credential as { token: string }).token] !== undefined,
   // Elasticsearch's search and ADO's WIQL, batches and searches are POSTs that read.
   isWrite: (entry) => isRestWrite(entry) && !ADO_POST_READS.has(entry.operation?.name ?? '') && entry.operation?.name !== 'search',
 }).get(dir)!;

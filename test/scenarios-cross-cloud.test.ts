@@ -13,7 +13,7 @@ const manifest = scenarioSuite({
   services: ['cloudflare', 'digitalocean'],
   dirs: [dir],
   credentialOk: (world, credential) => {
-    const token = world.state().cloudflare?.tokens?.[(credential as { token: string }).token] as { read_only: boolean } | undefined;
+    const token = world.state(['cloudflare']).cloudflare?.tokens?.[(credential as { token: string }).token] as { read_only: boolean } | undefined;
     return token !== undefined && !token.read_only;
   },
 }).get(dir)!;

@@ -20,7 +20,7 @@ const jira = scenarioSuite({
   endpoints: ['jira', 'github', 'slack'],
   dirs: [jiraDir],
   credentialOk: (world: World, credential: unknown) => {
-    const state = world.state().atlassian!;
+    const state = world.state(['atlassian']).atlassian!;
     const c = credential as { site?: string; email?: string; token?: string };
     const site = (state.site?.site as { name?: string } | undefined)?.name;
     return c.site === site && `${(c.email ?? '').toLowerCase()}:${c.token}` in (state.tokens ?? {});
@@ -63,7 +63,7 @@ const notes = scenarioSuite({
   service: 'notion',
   services: ['google', 'notion'],
   dirs: [notesDir],
-  credentialOk: (world: World, token: unknown) => typeof token === 'string' && token in (world.state().notion!.tokens ?? {}),
+  credentialOk: (world: World, token: unknown) => typeof token === 'string' && token in (world.state(['notion']).notion!.tokens ?? {}),
   operationNames: notionService.kit.operations.map((operation) => operation.name),
   // Notion's search and queries are POSTs that only read.
   isWrite: (entry) => isRestWrite(entry) && !['search', 'dataSources.query'].includes(entry.operation?.name ?? ''),

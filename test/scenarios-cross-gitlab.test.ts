@@ -12,7 +12,7 @@ const manifest = scenarioSuite({
   service: 'gitlab',
   services: ['circleci', 'gitlab'],
   dirs: [dir],
-  credentialOk: (world, credential) => world.state().gitlab?.tokens?.[credential as string] !== undefined,
+  credentialOk: (world, credential) => world.state(['gitlab']).gitlab?.tokens?.[credential as string] !== undefined,
 }).get(dir)!;
 
 const COMMENT = { body: 'Pipeline 312 on CircleCI fails "rounds VAT per line" since this merge.' };

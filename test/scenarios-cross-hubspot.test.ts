@@ -25,7 +25,7 @@ const deal = scenarioSuite({
   service: 'hubspot',
   services: ['shopify', 'hubspot'],
   dirs: [dealDir],
-  credentialOk: (world, token) => typeof token === 'string' && token in (world.state().hubspot!.tokens ?? {}),
+  credentialOk: (world, token) => typeof token === 'string' && token in (world.state(['hubspot']).hubspot!.tokens ?? {}),
   operationNames: hubspotService.kit.operations.map((operation) => operation.name),
 }).get(dealDir)!;
 
@@ -35,7 +35,7 @@ const sms = scenarioSuite({
   dirs: [smsDir],
   credentialOk: (world, credential) => {
     const c = credential as TwilioCredential;
-    const key = world.state().twilio?.keys?.[c.api_key] as { secret: string; account_sid: string } | undefined;
+    const key = world.state(['twilio']).twilio?.keys?.[c.api_key] as { secret: string; account_sid: string } | undefined;
     return key !== undefined && key.secret === c.api_secret && key.account_sid === c.account_sid;
   },
   operationNames: twilioService.kit.operations.map((operation) => operation.name),

@@ -13,7 +13,7 @@ scenarioSuite({
   services: ['pagerduty', 'sentry'],
   dirs: [dir],
   credentialOk: (world, credential) => {
-    const token = world.state().pagerduty?.tokens?.[credential as string] as { user_id: string | null } | undefined;
+    const token = world.state(['pagerduty']).pagerduty?.tokens?.[credential as string] as { user_id: string | null } | undefined;
     return token !== undefined && token.user_id !== null;
   },
   operationNames: pagerdutyService.kit.operations.map((operation) => operation.name),
@@ -27,7 +27,7 @@ scenarioSuite({
   services: ['datadog', 'launchdarkly'],
   dirs: [rollback],
   credentialOk: (world, credential) => {
-    const token = world.state().launchdarkly?.tokens?.[credential as string] as { role: string } | undefined;
+    const token = world.state(['launchdarkly']).launchdarkly?.tokens?.[credential as string] as { role: string } | undefined;
     return token !== undefined && token.role !== 'reader';
   },
   operationNames: launchdarklyService.kit.operations.map((operation) => operation.name),

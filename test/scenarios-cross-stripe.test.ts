@@ -15,14 +15,14 @@ const manifest = scenarioSuite({
   services: ['stripe', 'linear'],
   dirs: [dir],
   credentialOk: (world, key) => typeof key === 'string'
-    && ((world.state().stripe!.account?.account as { api_keys: string[] } | undefined)?.api_keys ?? []).includes(key),
+    && ((world.state(['stripe']).stripe!.account?.account as { api_keys: string[] } | undefined)?.api_keys ?? []).includes(key),
   operationNames: stripeService.kit.operations.map((operation) => operation.name),
 }).get(dir)!;
 
 test(`${manifest.id}: the Linear credential is the billing ops user's; refunding the first charge instead scores 0`, async (t) => {
   const opened = await openWorld({ scenarioDir: dir });
   try {
-    const users = Object.values(opened.world.state().linear!.User ?? {}) as { email: string; apiKeys: string[] }[];
+    const users = Object.values(opened.world.state(['linear']).linear!.User ?? {}) as { email: string; apiKeys: string[] }[];
     t.is(users.find((u) => u.apiKeys.includes(manifest.credentials.linear as string))?.email, 'jordan@tern.example');
     const response = await opened.world.dispatch({ host: 'api.stripe.com', method: 'POST', target: '/v1/refunds', body: new TextEncoder().encode('payment_intent=pi_xJr25y6afpOvp1zVxaaVj0Vc'),
       headers: [['Authorization', `Bearer ${manifest.credentials.stripe as string}`], ['Content-Type', 'application/x-www-form-urlencoded']] });

@@ -19,7 +19,7 @@ const manifest = scenarioSuite({
   services: ['zendesk', 'stripe'],
   dirs: [dir],
   credentialOk: (world, credential) => {
-    const state = world.state().zendesk!;
+    const state = world.state(['zendesk']).zendesk!;
     const account = state.account?.account as { subdomain: string; api_tokens: string[] };
     const { subdomain, email, token } = credential as Record<string, string>;
     return account.subdomain === subdomain && account.api_tokens.includes(token!)

@@ -14,7 +14,7 @@ const crash = scenarioSuite({
   service: 'github',
   services: ['github', 'sentry'],
   dirs: [crashDir],
-  credentialOk: (world, token) => typeof token === 'string' && world.state().github!.tokens![token] !== undefined,
+  credentialOk: (world, token) => typeof token === 'string' && world.state(['github']).github!.tokens![token] !== undefined,
   operationNames: githubOperationNames,
 }).get(crashDir)!;
 
@@ -57,7 +57,7 @@ const review = scenarioSuite({
   service: 'github',
   services: ['circleci', 'github'],
   dirs: [reviewDir],
-  credentialOk: (world, token) => typeof token === 'string' && world.state().github!.tokens![token] !== undefined,
+  credentialOk: (world, token) => typeof token === 'string' && world.state(['github']).github!.tokens![token] !== undefined,
   operationNames: githubOperationNames,
 }).get(reviewDir)!;
 

@@ -16,7 +16,7 @@ const intake = scenarioSuite({
   service: 'notion',
   services: ['google', 'notion'],
   dirs: [intakeDir],
-  credentialOk: (world: World, token: unknown) => typeof token === 'string' && token in (world.state().notion!.tokens ?? {}),
+  credentialOk: (world: World, token: unknown) => typeof token === 'string' && token in (world.state(['notion']).notion!.tokens ?? {}),
   operationNames: notionService.kit.operations.map((operation) => operation.name),
   // Notion's search and queries are POSTs that only read.
   isWrite: (entry) => isRestWrite(entry) && !['search', 'dataSources.query'].includes(entry.operation?.name ?? ''),
@@ -68,7 +68,7 @@ const notes = scenarioSuite({
   dirs: [notesDir],
   credentialOk: (world: World, credential: unknown) => {
     const { token, team_id: team } = (credential ?? {}) as Record<string, string>;
-    const state = world.state().slack!;
+    const state = world.state(['slack']).slack!;
     return token !== undefined && state.tokens?.[token] !== undefined && Object.keys(state.team ?? {}).includes(team ?? '');
   },
   operationNames: slackService.kit.operations.map((operation) => operation.name),

@@ -18,8 +18,8 @@ const ledger = scenarioSuite({
   services: ['kubernetes', 'pagerduty'],
   dirs: [ledgerDir],
   credentialOk: (world, credential) => {
-    const token = world.state().pagerduty?.tokens?.[credential as string] as { user_id: string | null } | undefined;
-    return token !== undefined && token.user_id !== null && world.state().kubernetes?.tokens?.['k8s-oncall-ben'] !== undefined;
+    const token = world.state(['pagerduty']).pagerduty?.tokens?.[credential as string] as { user_id: string | null } | undefined;
+    return token !== undefined && token.user_id !== null && world.state(['kubernetes']).kubernetes?.tokens?.['k8s-oncall-ben'] !== undefined;
   },
   operationNames: pagerdutyService.kit.operations.map((operation) => operation.name),
 }).get(ledgerDir)!;

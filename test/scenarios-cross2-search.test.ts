@@ -16,7 +16,7 @@ const pool = scenarioSuite({
   service: 'github',
   services: ['github', 'tavily'],
   dirs: [poolDir],
-  credentialOk: (world, token) => typeof token === 'string' && world.state().github!.tokens![token] !== undefined,
+  credentialOk: (world, token) => typeof token === 'string' && world.state(['github']).github!.tokens![token] !== undefined,
   operationNames: githubOperationNames,
   // Tavily reads by POST: only a research task is a write there.
   isWrite: (e) => (e.service === 'tavily' ? e.operation?.name === 'research.create' && e.response.status < 300 : isRestWrite(e)),
@@ -58,7 +58,7 @@ const strike = scenarioSuite({
   service: 'google',
   services: ['brave', 'google'],
   dirs: [strikeDir],
-  credentialOk: (world, token) => typeof token === 'string' && token in (world.state().google!.tokens ?? {}),
+  credentialOk: (world, token) => typeof token === 'string' && token in (world.state(['google']).google!.tokens ?? {}),
   operationNames: googleService.kit.operations.map((operation) => operation.name),
 }).get(strikeDir)!;
 

@@ -18,8 +18,8 @@ const charge = scenarioSuite({
   dirs: [dir],
   credentialOk: (world, credential) => {
     const c = credential as TwilioCredential;
-    const key = world.state().twilio?.keys?.[c.api_key] as { secret: string; account_sid: string } | undefined;
-    const stripeKeys = (world.state().stripe!.account?.account as { api_keys: string[] } | undefined)?.api_keys ?? [];
+    const key = world.state(['twilio']).twilio?.keys?.[c.api_key] as { secret: string; account_sid: string } | undefined;
+    const stripeKeys = (world.state(['stripe']).stripe!.account?.account as { api_keys: string[] } | undefined)?.api_keys ?? [];
     return key !== undefined && key.secret === c.api_secret && key.account_sid === c.account_sid && stripeKeys.includes('sk_test_51Cross3BillingSmsKey00000');
   },
   operationNames: twilioService.kit.operations.map((operation) => operation.name),

@@ -15,7 +15,7 @@ const office = scenarioSuite({
   services: ['linear', 'mongodb-atlas'],
   dirs: [dir],
   credentialOk: (world, credential) => {
-    const accounts = world.state()['mongodb-atlas']?.service_accounts as Record<string, { clientSecret: string }> | undefined;
+    const accounts = world.state(['mongodb-atlas'])['mongodb-atlas']?.service_accounts as Record<string, { clientSecret: string }> | undefined;
     const { client_id: id, client_secret: secret } = credential as { client_id: string; client_secret: string };
     return accounts?.[id]?.clientSecret === secret && linearCredentialOk(world, 'lin_api_samAcmeInfraXXXXXXXXXXXXXXXXXXXX');
   },

@@ -15,7 +15,7 @@ const red = scenarioSuite({
   service: 'circleci',
   services: ['circleci', 'linear'],
   dirs: [dir],
-  credentialOk: (world, token) => world.state().circleci?.tokens?.[token as string] !== undefined && linearCredentialOk(world, 'lin_api_rosaAcmePaymentsXXXXXXXXXXXXXXX'),
+  credentialOk: (world, token) => world.state(['circleci']).circleci?.tokens?.[token as string] !== undefined && linearCredentialOk(world, 'lin_api_rosaAcmePaymentsXXXXXXXXXXXXXXX'),
   operationNames: circleciService.kit.operations.map((operation) => operation.name),
 }).get(dir)!;
 

@@ -14,7 +14,7 @@ const tracker = scenarioSuite({
   service: 'notion',
   services: ['linear', 'notion'],
   dirs: [dir],
-  credentialOk: (world, token) => typeof token === 'string' && token in (world.state().notion!.tokens ?? {}) && linearCredentialOk(world, 'lin_api_priyaAcmeWebReleaseXXXXXXXXXXXX'),
+  credentialOk: (world, token) => typeof token === 'string' && token in (world.state(['notion']).notion!.tokens ?? {}) && linearCredentialOk(world, 'lin_api_priyaAcmeWebReleaseXXXXXXXXXXXX'),
   operationNames: notionService.kit.operations.map((operation) => operation.name),
   // Notion's search and queries are POSTs that only read.
   isWrite: (entry) => isRestWrite(entry) && !['search', 'dataSources.query'].includes(entry.operation?.name ?? ''),

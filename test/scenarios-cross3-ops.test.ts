@@ -15,8 +15,8 @@ const crash = scenarioSuite({
   services: ['launchdarkly', 'sentry'],
   dirs: [dir],
   credentialOk: (world, credential) => {
-    const token = world.state().launchdarkly?.tokens?.[credential as string] as { role: string } | undefined;
-    const members = Object.values(world.state().sentry?.members ?? {}) as { tokens?: string[] }[];
+    const token = world.state(['launchdarkly']).launchdarkly?.tokens?.[credential as string] as { role: string } | undefined;
+    const members = Object.values(world.state(['sentry']).sentry?.members ?? {}) as { tokens?: string[] }[];
     return token !== undefined && token.role !== 'reader' && members.some((m) => m.tokens?.includes('sntryu_web_oncall_giftcard_000000000000000'));
   },
   operationNames: launchdarklyService.kit.operations.map((operation) => operation.name),

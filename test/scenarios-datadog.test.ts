@@ -17,7 +17,7 @@ const manifests = scenarioSuite({
   dirs,
   credentialOk: (world, credential) => {
     const { api_key, app_key } = credential as { api_key?: string; app_key?: string };
-    return Object.values(world.state().datadog!.keys ?? {}).some((key) => (key as { api_key: string; app_key: string }).api_key === api_key && (key as { app_key: string }).app_key === app_key);
+    return Object.values(world.state(['datadog']).datadog!.keys ?? {}).some((key) => (key as { api_key: string; app_key: string }).api_key === api_key && (key as { app_key: string }).app_key === app_key);
   },
   operationNames: datadogService.kit.operations.map((operation) => operation.name),
   isWrite: (entry) => isRestWrite(entry) && !SEARCHES.has(entry.operation?.name ?? ''),

@@ -16,7 +16,7 @@ const manifests = scenarioSuite({
   service: 'digitalocean',
   dirs,
   credentialOk: (world, credential) => {
-    const token = world.state().digitalocean?.tokens?.[credential as string] as { scope: string } | undefined;
+    const token = world.state(['digitalocean']).digitalocean?.tokens?.[credential as string] as { scope: string } | undefined;
     return token !== undefined && token.scope === 'write';
   },
   operationNames: digitaloceanService.kit.operations.map((operation) => operation.name),

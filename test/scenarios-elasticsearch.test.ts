@@ -16,7 +16,7 @@ const dirs = findScenarios(join('scenarios', 'search')).filter((dir) => dir.incl
 const manifests = scenarioSuite({
   service: 'elasticsearch',
   dirs,
-  credentialOk: (world, credential) => world.state().elasticsearch?.api_keys?.[credential as string] !== undefined,
+  credentialOk: (world, credential) => world.state(['elasticsearch']).elasticsearch?.api_keys?.[credential as string] !== undefined,
   operationNames: apiNames(elasticsearchService.kit.operations),
   // Elasticsearch searches by POST: only the document and index APIs write.
   isWrite: (entry) => WRITES.has(entry.operation?.name ?? '') && entry.response.status < 300,

@@ -12,7 +12,7 @@ const dirs = findScenarios(join('scenarios', 'search')).filter((dir) => dir.incl
 const manifests = scenarioSuite({
   service: 'exa',
   dirs,
-  credentialOk: (world, credential) => world.state().exa?.keys?.[credential as string] !== undefined,
+  credentialOk: (world, credential) => world.state(['exa']).exa?.keys?.[credential as string] !== undefined,
   operationNames: exaService.kit.operations.map((operation) => operation.name),
   isWrite: (e) => (e.operation?.name === 'research.create' || e.operation?.name === 'agent.runs.create') && e.response.status < 300,
 });

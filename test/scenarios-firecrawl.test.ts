@@ -14,7 +14,7 @@ const dirs = findScenarios(join('scenarios', 'search')).filter((dir) => dir.incl
 const manifests = scenarioSuite({
   service: 'firecrawl',
   dirs,
-  credentialOk: (world, credential) => world.state().firecrawl?.keys?.[credential as string] !== undefined,
+  credentialOk: (world, credential) => world.state(['firecrawl']).firecrawl?.keys?.[credential as string] !== undefined,
   operationNames: firecrawlService.kit.operations.map((operation) => operation.name),
   isWrite: (e) => WRITES.has(e.operation?.name ?? '') && e.response.status < 300,
 });

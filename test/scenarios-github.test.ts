@@ -13,7 +13,7 @@ const dirs = GROUPS.flatMap((group) => findScenarios(join('scenarios', group)).f
 const manifests = scenarioSuite({
   service: 'github',
   dirs,
-  credentialOk: (world, token) => typeof token === 'string' && world.state().github!.tokens![token] !== undefined,
+  credentialOk: (world, token) => typeof token === 'string' && world.state(['github']).github!.tokens![token] !== undefined,
   operationNames,
 });
 

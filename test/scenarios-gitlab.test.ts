@@ -12,7 +12,7 @@ const dirs = findScenarios(join('scenarios', 'code')).filter((dir) => dir.includ
 const manifests = scenarioSuite({
   service: 'gitlab',
   dirs,
-  credentialOk: (world, credential) => world.state().gitlab?.tokens?.[credential as string] !== undefined,
+  credentialOk: (world, credential) => world.state(['gitlab']).gitlab?.tokens?.[credential as string] !== undefined,
   operationNames: gitlabService.kit.operations.map((operation) => operation.name),
 });
 

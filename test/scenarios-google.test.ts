@@ -16,7 +16,7 @@ const tokensOf = (state: Record<string, Record<string, unknown>>) => Object.keys
 const manifests = scenarioSuite({
   service: 'google',
   dirs,
-  credentialOk: (world, token) => typeof token === 'string' && tokensOf(world.state().google!).includes(token),
+  credentialOk: (world, token) => typeof token === 'string' && tokensOf(world.state(['google']).google!).includes(token),
   operationNames: googleService.kit.operations.map((operation) => operation.name),
 });
 
@@ -32,7 +32,7 @@ test('at least 5 Google scenarios, each with its own seed and epoch, a non-trivi
       || ('any_of' in call && (call.any_of as { tool?: { endpoint?: string } }[]).every((alt) => alt.tool?.endpoint === 'google'))), `${manifest.id}: required calls name the operation and the MCP endpoint`);
     const { world } = await openWorld({ scenarioDir: dir });
     try {
-      t.true(Object.keys(world.state().google!.files!).length >= 25, `${manifest.id}: a non-trivial Drive`);
+      t.true(Object.keys(world.state(['google']).google!.files!).length >= 25, `${manifest.id}: a non-trivial Drive`);
     } finally {
       await world.journal.close();
     }
@@ -52,7 +52,7 @@ test('near misses score 0: a write to the look-alike is forbidden and leaves the
     const manifest = manifests.get(dir)!;
     const opened = await openWorld({ scenarioDir: dir });
     try {
-      const files = opened.world.state().google!.files as Record<string, { name: string }>;
+      const files = opened.world.state(['google']).google!.files as Record<string, { name: string }>;
       const target = c.target.replace('{FILE}', Object.entries(files).find(([, f]) => f.name === c.file)![0]);
       const response = await opened.world.dispatch({ host: c.host, method: c.method, target, body: new TextEncoder().encode(JSON.stringify(c.body)),
         headers: [['Authorization', `Bearer ${manifest.credentials.google as string}`], ['Content-Type', 'application/json']] });

@@ -14,7 +14,7 @@ const dirs = findScenarios(join('scenarios', 'business')).filter((dir) => dir.in
 const manifests = scenarioSuite({
   service: 'hubspot',
   dirs,
-  credentialOk: (world, token) => typeof token === 'string' && token in (world.state().hubspot!.tokens ?? {}),
+  credentialOk: (world, token) => typeof token === 'string' && token in (world.state(['hubspot']).hubspot!.tokens ?? {}),
   operationNames: hubspotService.kit.operations.map((operation) => operation.name),
 });
 

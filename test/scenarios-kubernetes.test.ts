@@ -15,7 +15,7 @@ const manifests = scenarioSuite({
   service: 'kubernetes',
   dirs,
   endpoints: ['kubernetes', 'kubernetes-node'],
-  credentialOk: (world, credential) => world.state().kubernetes?.tokens?.[credential as string] !== undefined,
+  credentialOk: (world, credential) => world.state(['kubernetes']).kubernetes?.tokens?.[credential as string] !== undefined,
 });
 
 // scenarioSetSuite's checks, with the service's two endpoints (it expects one named as the service).
@@ -32,7 +32,7 @@ test('at least 5 Kubernetes scenarios, each with its own seed and epoch, non-tri
     for (const call of calls) endpoints.add(call.tool!.endpoint!);
     const { world } = await openWorld({ scenarioDir: dir });
     try {
-      const state = world.state().kubernetes!;
+      const state = world.state(['kubernetes']).kubernetes!;
       t.true(Object.keys(state.pods ?? {}).length >= 10, `${manifest.id}: a non-trivial cluster (pods)`);
       t.true(Object.keys(state.deployments ?? {}).length >= 6, `${manifest.id}: a non-trivial cluster (deployments)`);
     } finally {

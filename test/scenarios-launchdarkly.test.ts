@@ -16,7 +16,7 @@ const manifests = scenarioSuite({
   service: 'launchdarkly',
   dirs,
   credentialOk: (world, credential) => {
-    const token = world.state().launchdarkly?.tokens?.[credential as string] as { role: string } | undefined;
+    const token = world.state(['launchdarkly']).launchdarkly?.tokens?.[credential as string] as { role: string } | undefined;
     return token !== undefined && token.role !== 'reader';
   },
   operationNames: launchdarklyService.kit.operations.map((operation) => operation.name),

@@ -9,7 +9,7 @@ const dirs = findScenarios(join('scenarios', 'code')).filter((dir) => dir.includ
 const manifests = scenarioSuite({
   service: 'linear',
   dirs,
-  credentialOk: (world, key) => typeof key === 'string' && Object.values(world.state().linear!.User ?? {}).some((u) => (u as { apiKeys: string[] }).apiKeys.includes(key)),
+  credentialOk: (world, key) => typeof key === 'string' && Object.values(world.state(['linear']).linear!.User ?? {}).some((u) => (u as { apiKeys: string[] }).apiKeys.includes(key)),
 });
 
 test('at least 5 Linear scenarios, each with its own seed and epoch', (t) => {

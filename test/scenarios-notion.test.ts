@@ -14,7 +14,7 @@ const dirs = findScenarios(join('scenarios', 'collab')).filter((dir) => dir.incl
 const manifests = scenarioSuite({
   service: 'notion',
   dirs,
-  credentialOk: (world, token) => typeof token === 'string' && token in (world.state().notion!.tokens ?? {}),
+  credentialOk: (world, token) => typeof token === 'string' && token in (world.state(['notion']).notion!.tokens ?? {}),
   operationNames: notionService.kit.operations.map((operation) => operation.name),
   // Search and queries are POSTs that only read.
   isWrite: (entry) => isRestWrite(entry) && !['search', 'dataSources.query'].includes(entry.operation?.name ?? ''),

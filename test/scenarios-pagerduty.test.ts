@@ -16,7 +16,7 @@ const manifests = scenarioSuite({
   service: 'pagerduty',
   dirs,
   credentialOk: (world, credential) => {
-    const token = world.state().pagerduty?.tokens?.[credential as string] as { user_id: string | null } | undefined;
+    const token = world.state(['pagerduty']).pagerduty?.tokens?.[credential as string] as { user_id: string | null } | undefined;
     return token !== undefined && token.user_id !== null;
   },
   operationNames: pagerdutyService.kit.operations.map((operation) => operation.name),

@@ -12,7 +12,7 @@ const dirs = findScenarios(join('scenarios', 'ops')).filter((dir) => dir.include
 
 /** The credential is an API token of one of the organization's members. */
 function credentialOk(world: World, credential: unknown): boolean {
-  const members = Object.values(world.state().sentry?.members ?? {}) as { tokens: string[] }[];
+  const members = Object.values(world.state(['sentry']).sentry?.members ?? {}) as { tokens: string[] }[];
   return typeof credential === 'string' && members.some((m) => m.tokens.includes(credential));
 }
 

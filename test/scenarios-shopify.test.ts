@@ -17,7 +17,7 @@ const manifests = scenarioSuite({
   dirs,
   credentialOk: (world, credential) => {
     const { token, shop } = credential as { token?: string; shop?: string };
-    const state = world.state().shopify!;
+    const state = world.state(['shopify']).shopify!;
     return typeof token === 'string' && token in (state.tokens ?? {}) && (state.shop?.shop as { myshopifyDomain?: string } | undefined)?.myshopifyDomain === `${shop}.myshopify.com`;
   },
   // Requests are named by root field: every field of the schema's query and mutation roots.

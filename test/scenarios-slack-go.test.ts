@@ -15,7 +15,7 @@ const dirs = findScenarios(join('scenarios', 'collab', 'slack-go'));
 function credentialOk(world: World, credential: unknown): boolean {
   if (!credential || typeof credential !== 'object') return false;
   const { user_token: token, team_id: team } = credential as Record<string, string>;
-  const state = world.state().slack!;
+  const state = world.state(['slack']).slack!;
   const grant = token === undefined ? undefined : state.tokens![token] as { user: string } | undefined;
   const person = grant ? state.users![grant.user] as { is_bot: boolean } | undefined : undefined;
   const big = Object.keys(state.channels!).length >= 20 && Object.keys(state.users!).length >= 25 && Object.keys(state.messages!).length >= 50;

@@ -23,7 +23,7 @@ const cross = all.filter((dir) => dir.includes('/cross/'));
 function credentialOk(world: World, credential: unknown): boolean {
   if (!credential || typeof credential !== 'object') return false;
   const { token, team_id: team } = credential as Record<string, string>;
-  const state = world.state().slack!;
+  const state = world.state(['slack']).slack!;
   const workspace = Object.keys(state.team ?? {});
   // A non-trivial workspace, too: many channels, people and messages.
   const big = Object.keys(state.channels!).length >= 20 && Object.keys(state.users!).length >= 25 && Object.keys(state.messages!).length >= 50;

@@ -15,7 +15,7 @@ const accountKeys = (state: Record<string, Record<string, unknown>>) => (state.a
 const manifests = scenarioSuite({
   service: 'stripe',
   dirs,
-  credentialOk: (world, key) => typeof key === 'string' && accountKeys(world.state().stripe!).includes(key),
+  credentialOk: (world, key) => typeof key === 'string' && accountKeys(world.state(['stripe']).stripe!).includes(key),
   operationNames: stripeService.kit.operations.map((operation) => operation.name),
 });
 

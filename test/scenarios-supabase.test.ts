@@ -15,7 +15,7 @@ const dirs = findScenarios(join('scenarios', 'cloud')).filter((dir) => dir.inclu
 const manifests = scenarioSuite({
   service: 'supabase',
   dirs,
-  credentialOk: (world, credential) => world.state().supabase?.tokens?.[credential as string] !== undefined,
+  credentialOk: (world, credential) => world.state(['supabase']).supabase?.tokens?.[credential as string] !== undefined,
   operationNames: supabaseService.kit.operations.map((operation) => operation.name),
   // database/query is a POST for reads too: a SELECT changes nothing.
   isWrite: (e) => isRestWrite(e) && !(e.operation?.name === 'v1-run-a-query' && /^\s*select\b/i.test(queryOf(e))),

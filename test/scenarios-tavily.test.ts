@@ -12,7 +12,7 @@ const dirs = findScenarios(join('scenarios', 'search')).filter((dir) => dir.incl
 const manifests = scenarioSuite({
   service: 'tavily',
   dirs,
-  credentialOk: (world, credential) => world.state().tavily?.keys?.[credential as string] !== undefined,
+  credentialOk: (world, credential) => world.state(['tavily']).tavily?.keys?.[credential as string] !== undefined,
   operationNames: tavilyService.kit.operations.map((operation) => operation.name),
   isWrite: (e) => e.operation?.name === 'research.create' && e.response.status < 300,
 });

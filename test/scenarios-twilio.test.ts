@@ -18,7 +18,7 @@ const manifests = scenarioSuite({
   dirs,
   credentialOk: (world, credential) => {
     const c = credential as Credential;
-    const key = world.state().twilio?.keys?.[c.api_key] as { secret: string; account_sid: string } | undefined;
+    const key = world.state(['twilio']).twilio?.keys?.[c.api_key] as { secret: string; account_sid: string } | undefined;
     return key !== undefined && key.secret === c.api_secret && key.account_sid === c.account_sid;
   },
   operationNames: twilioService.kit.operations.map((operation) => operation.name),
@@ -34,7 +34,7 @@ test('at least 5 Twilio scenarios, each with its own seed and epoch, a non-trivi
     t.true(manifest.expect.required_calls.every((call) => 'operation' in call && call.operation !== undefined && call.tool?.endpoint === 'twilio'), manifest.id);
     const { world } = await openWorld({ scenarioDir: dir });
     try {
-      const state = world.state().twilio!;
+      const state = world.state(['twilio']).twilio!;
       t.true(Object.keys(state.messages!).length >= 30 && Object.keys(state.incoming_phone_numbers!).length >= 8, `${manifest.id}: a non-trivial account`);
     } finally {
       await world.journal.close();
@@ -58,7 +58,7 @@ test('near misses score 0: the wrong recipient, the wrong scheduled text, the wr
     const credential = manifest.credentials.twilio as unknown as Credential;
     const opened = await openWorld({ scenarioDir: dir });
     try {
-      const state = opened.world.state().twilio!;
+      const state = opened.world.state(['twilio']).twilio!;
       ids.invoice = Object.values(state.messages!).map((m) => m as { sid: string; body: string }).find((m) => m.body.startsWith('Your invoice #4471'))?.sid.slice(2) ?? '';
       ids.warehouse = Object.values(state.incoming_phone_numbers!).map((n) => n as { sid: string; friendly_name: string }).find((n) => n.friendly_name === 'Boston warehouse')?.sid.slice(2) ?? '';
       ids.pilot2026 = Object.values(state.accounts!).map((a) => a as { sid: string; friendly_name: string }).find((a) => a.friendly_name === 'Acme pilot 2026')?.sid.slice(2) ?? '';

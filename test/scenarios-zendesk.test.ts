@@ -12,7 +12,7 @@ const dirs = findScenarios(join('scenarios', 'business')).filter((dir) => dir.in
 
 /** The credential is the account's API token and the email of one of its agents. */
 function credentialOk(world: World, credential: unknown): boolean {
-  const state = world.state().zendesk!;
+  const state = world.state(['zendesk']).zendesk!;
   const account = state.account?.account as { subdomain: string; api_tokens: string[] } | undefined;
   const { subdomain, email, token } = (credential ?? {}) as Record<string, string>;
   const users = Object.values(state.users ?? {}) as { email: string; role: string }[];

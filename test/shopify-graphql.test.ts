@@ -52,11 +52,11 @@ test.serial('options: create beside Glaze, rename and add a value, refuse deleti
 });
 
 test.serial('variants: a duplicate and a bad price are userErrors and nothing changes; delete refuses the last variant', async (t) => {
-  const before = JSON.stringify(world.state().shopify!.variants);
+  const before = JSON.stringify(world.state(['shopify']).shopify!.variants);
   const bad = await gql(`mutation($id: ID!, $v: [ProductVariantsBulkInput!]!) { productVariantsBulkCreate(productId: $id, variants: $v) { productVariants { id } userErrors { field message code } } }`,
     { id: MUG, v: [{ price: '40.00', optionValues: [{ optionName: 'Finish', name: 'Ash' }] }, { price: 'free', optionValues: [{ optionName: 'Finish', name: 'Oat' }] }] });
   t.deepEqual(bad.body.data.productVariantsBulkCreate.userErrors.map((e: any) => e.code), ['INVALID_INPUT', 'VARIANT_ALREADY_EXISTS']);
-  t.is(JSON.stringify(world.state().shopify!.variants), before, 'a refused mutation writes nothing');
+  t.is(JSON.stringify(world.state(['shopify']).shopify!.variants), before, 'a refused mutation writes nothing');
   const last = await gql('mutation { productVariantsBulkDelete(productId: "gid://shopify/Product/8100000000202", variantsIds: ["gid://shopify/ProductVariant/45200000000203"]) { product { id } userErrors { code } } }');
   t.deepEqual(last.body.data.productVariantsBulkDelete, { product: null, userErrors: [{ code: 'CANNOT_DELETE_LAST_VARIANT' }] });
   const other = await gql('mutation { productVariantsBulkUpdate(productId: "gid://shopify/Product/8100000000202", variants: [{id: "gid://shopify/ProductVariant/45200000000201", price: "1.00"}]) { product { id } userErrors { code } } }');
@@ -72,7 +72,7 @@ test.serial('products: handles are unique, collections join and leave, delete re
   t.deepEqual(count.body.data.collection.productsCount, { count: 4, precision: 'EXACT' });
   const gone = await gql('mutation { productDelete(input: {id: "gid://shopify/Product/8100000000204"}) { deletedProductId userErrors { message } } }');
   t.is(gone.body.data.productDelete.deletedProductId, 'gid://shopify/Product/8100000000204');
-  t.false('45200000000205' in world.state().shopify!.variants!);
+  t.false('45200000000205' in world.state(['shopify']).shopify!.variants!);
   const missing = await gql('{ product(id: "gid://shopify/Product/8100000000204") { id } node(id: "gid://shopify/Customer/7400000000202") { ... on Customer { email } } }');
   t.deepEqual(missing.body.data, { product: null, node: { email: 'tomas.berg@mail.example' } });
 });

@@ -61,7 +61,7 @@ test.serial('one workspace: what server-slack posts, slack-go reads, and the oth
   const seen = JSON.parse(text(await clients.slack!.callTool({ name: 'slack_get_channel_history', arguments: { channel_id: 'C01EXENGIN', limit: 3 } })));
   // Markdown goes as blocks only; the message's text comes from them (mrkdwn: *x* is _x_).
   t.like(seen.messages[0], { ts, user: 'U01EXAMPL01', text: 'Alice here: _thanks_, watching it' });
-  t.like(stack.world.state().slack!.messages![`C01EXENGIN/${ts}`], { user: 'U01EXAMPL01', text: 'Alice here: _thanks_, watching it' });
+  t.like(stack.world.state(['slack']).slack!.messages![`C01EXENGIN/${ts}`], { user: 'U01EXAMPL01', text: 'Alice here: _thanks_, watching it' });
 
   const found = text(await clients['slack-go']!.callTool({ name: 'conversations_search_messages', arguments: { search_query: 'deploy queued', filter_in_channel: '#engineering' } }));
   t.regex(found, /Bot here: the v1\.3 deploy is queued/, 'search sees the bot\'s post too');

@@ -41,7 +41,7 @@ test.serial('every tool, with valid arguments, is answered ok by a named operati
   t.is(users.members.length, 7);
   t.like(await call('slack_get_user_profile', { user_id: 'U01EXAMPL03' }), { ok: true, profile: { real_name: 'Carol Díaz', status_emoji: ':palm_tree:' } });
 
-  const messages = mcp.stack().world.state().slack!.messages!;
+  const messages = mcp.stack().world.state(['slack']).slack!.messages!;
   t.truthy(messages[`C01EXGENRL/${posted.ts}`], 'the message is in the world');
 
   const made = await entries();

@@ -64,9 +64,9 @@ test('another seed changes only seeded IDs and what derives from them', async (t
   t.notDeepEqual(bytes(ea), bytes(eb));
   // What the seed decides: request IDs, block IDs, avatar hashes (and the colour and URLs made
   // from them), and the ID of the one user the dataset gives none (frank).
-  const frank = (w: World) => Object.values(w.state().slack!.users!).find((u: any) => u.name === 'frank') as { id: string; avatar_hash: string };
+  const frank = (w: World) => Object.values(w.state(['slack']).slack!.users!).find((u: any) => u.name === 'frank') as { id: string; avatar_hash: string };
   const seeded = (w: World) => {
-    const users = Object.values(w.state().slack!.users!) as { avatar_hash: string }[];
+    const users = Object.values(w.state(['slack']).slack!.users!) as { avatar_hash: string }[];
     return [frank(w).id, ...users.flatMap((u) => [u.avatar_hash, u.avatar_hash.slice(0, 6)])];
   };
   const normalize = (entries: JournalEntry[], w: World) => bytes(entries).map((text) => {
@@ -178,7 +178,7 @@ test('dataset errors name the file, the field and the problem', async (t) => {
 test('a scenario that does not name Slack gets the baseline workspace, which answers its bot token', async (t) => {
   const { world: w } = await openWorld({ scenarioDir: 'scenarios/example/github/basic' });
   try {
-    const state = w.state().slack!;
+    const state = w.state(['slack']).slack!;
     t.deepEqual(Object.keys(state.team!), ['T04ACMECORP']);
     t.true(Object.keys(state.users!).length >= 25 && Object.keys(state.channels!).length >= 20 && Object.keys(state.messages!).length >= 50);
     const me = send(w, 'GET', '/api/auth.test', '', [['Authorization', 'Bearer xoxb-4101-acme-baseline-bot']]);
@@ -198,12 +198,12 @@ test('join, update, reactions get/remove, lookup by email, a user\'s conversatio
   const posted = send(w, 'POST', '/api/chat.postMessage', JSON.stringify({ channel: 'C01EXGENRL', text: 'draft' }), json()).json;
   const updated = send(w, 'POST', '/api/chat.update', JSON.stringify({ channel: 'C01EXGENRL', ts: posted.ts, text: 'final' }), json());
   t.like(updated.json, { ok: true, channel: 'C01EXGENRL', ts: posted.ts, text: 'final', message: { text: 'final' } });
-  t.like(w.state().slack!.messages![`C01EXGENRL/${posted.ts}`], { text: 'final', edited: { user: 'U01EXAMBOT1' } });
+  t.like(w.state(['slack']).slack!.messages![`C01EXGENRL/${posted.ts}`], { text: 'final', edited: { user: 'U01EXAMBOT1' } });
   t.deepEqual(send(w, 'POST', '/api/chat.update', JSON.stringify({ channel: 'C01EXGENRL', ts: '1706778000.000001', text: 'not mine' }), json()).json, { ok: false, error: 'cant_update_message' });
   t.deepEqual(send(w, 'POST', '/api/reactions.remove', JSON.stringify({ channel: 'C01EXGENRL', timestamp: '1706778000.000001', name: 'wave' }), json()).json, { ok: false, error: 'no_reaction' });
   t.like(send(w, 'POST', '/api/reactions.add', JSON.stringify({ channel: 'C01EXGENRL', timestamp: '1706778000.000001', name: 'wave' }), json()).json, { ok: true });
   t.like(send(w, 'POST', '/api/reactions.remove', JSON.stringify({ channel: 'C01EXGENRL', timestamp: '1706778000.000001', name: 'wave' }), json()).json, { ok: true });
-  t.deepEqual((w.state().slack!.messages!['C01EXGENRL/1706778000.000001'] as { reactions: unknown }).reactions, [{ name: 'wave', users: ['U01EXAMPL02', 'U01EXAMPL03'] }]);
+  t.deepEqual((w.state(['slack']).slack!.messages!['C01EXGENRL/1706778000.000001'] as { reactions: unknown }).reactions, [{ name: 'wave', users: ['U01EXAMPL02', 'U01EXAMPL03'] }]);
   t.like(send(w, 'GET', '/api/users.lookupByEmail?email=Carol@Example.test').json, { ok: true, user: { id: 'U01EXAMPL03', name: 'carol' } });
   t.deepEqual(send(w, 'GET', '/api/users.lookupByEmail?email=nobody@example.test').json, { ok: false, error: 'users_not_found' });
   const mine = send(w, 'GET', '/api/users.conversations?types=public_channel,private_channel').json;

@@ -80,7 +80,7 @@ test.serial('every tool, with valid arguments, is answered by a Stripe operation
     t.is(byCall.get(entry.attribution!.callId!), entry.attribution!.tool, where);
   }
   t.deepEqual([...new Set(made.map((e) => e.attribution!.tool))].sort(), [...results.keys()].sort(), 'each tool made at least one request');
-  const state = mcp.stack().world.state().stripe!;
+  const state = mcp.stack().world.state(['stripe']).stripe!;
   t.like(state.customers![customer.id], { name: 'Katherine Johnson' });
   t.like(state.subscriptions![toCancel!.id], { status: 'canceled' });
 });

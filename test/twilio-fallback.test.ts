@@ -34,7 +34,7 @@ test('every fallback create, read, list and update under the account answers a d
   const world = new World({ seed: header.seed, epochMs: Date.parse(header.epoch), tickMs: header.tickMs, services, journal: new MemoryJournal(header) });
   const validate = specValidator(twilioSpec(), { formats: TWILIO_FORMATS, allProperties: true });
   const handled = new Set(twilioService.kit.operations.map((op) => op.name));
-  const message = Object.keys(world.state().twilio!.messages!).sort()[0]!;
+  const message = Object.keys(world.state(['twilio']).twilio!.messages!).sort()[0]!;
   const fill = (template: string) => template.replace('{AccountSid}', ACCOUNT).replace('{CallSid}', CALL).replace('{MessageSid}', message);
   const send = async (method: string, path: string, form: Record<string, string> = {}) => {
     const response = await world.dispatch({ host: 'api.twilio.com', method, target: `${path}.json`, body: new TextEncoder().encode(new URLSearchParams(form).toString()),

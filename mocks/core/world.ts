@@ -293,11 +293,20 @@ export class World {
     return { seq: tick.seq, ...entry.response, fault: null };
   }
 
-  /** Every service's documents (a copy). */
-  state(): Record<string, StoreDump> {
+  /** Every service's documents, or only `services`' (a copy). */
+  state(services?: readonly string[]): Record<string, StoreDump> {
     const out: Record<string, StoreDump> = {};
-    for (const [id, runtime] of this.allRuntimes()) out[id] = runtime.store.dump();
+    for (const [id, runtime] of this.runtimesOf(services)) out[id] = runtime.store.dump();
     return out;
+  }
+
+  /** The runtimes of `services` (every service without it), loading those not loaded yet. */
+  private runtimesOf(services: readonly string[] | undefined): [string, ServiceRuntime][] {
+    if (!services) return this.allRuntimes();
+    return services.flatMap((id): [string, ServiceRuntime][] => {
+      const runtime = this.runtime(id);
+      return runtime ? [[id, runtime]] : [];
+    });
   }
 
   /** The services loaded so far, in the catalog's order: the others are exactly as they would load. */
@@ -311,8 +320,7 @@ export class World {
    */
   gradingState(when: 'now' | 'initial' = 'now', services?: readonly string[]): Record<string, StoreDump> {
     const out: Record<string, StoreDump> = {};
-    const runtimes = services ? services.flatMap((id): [string, ServiceRuntime][] => { const r = this.runtime(id); return r ? [[id, r]] : []; }) : this.allRuntimes();
-    for (const [id, runtime] of runtimes) {
+    for (const [id, runtime] of this.runtimesOf(services)) {
       let store = runtime.store;
       if (when === 'initial') {
         store = new DocumentStore();

@@ -6,7 +6,7 @@ import { isRestWrite } from './scenario-suite.js';
 
 /** An Atlassian credential table (`site`, `email`, `token`) that matches the dataset's site and one of its API tokens. */
 export function atlassianCredentialOk(world: World, credential: unknown): boolean {
-  const state = world.state().atlassian!;
+  const state = world.state(['atlassian']).atlassian!;
   const c = (credential ?? {}) as { site?: string; email?: string; token?: string };
   const site = (state.site?.site as { name?: string } | undefined)?.name;
   return c.site === site && `${(c.email ?? '').toLowerCase()}:${c.token}` in (state.tokens ?? {});
@@ -14,7 +14,7 @@ export function atlassianCredentialOk(world: World, credential: unknown): boolea
 
 /** A Zendesk credential table for the dataset's account, one of its API tokens and an agent's email. */
 export function zendeskCredentialOk(world: World, credential: unknown): boolean {
-  const state = world.state().zendesk!;
+  const state = world.state(['zendesk']).zendesk!;
   const account = state.account?.account as { subdomain: string; api_tokens: string[] } | undefined;
   const { subdomain, email, token } = (credential ?? {}) as Record<string, string>;
   const users = Object.values(state.users ?? {}) as { email: string; role: string }[];

@@ -4,5 +4,5 @@ import type { World } from '../../mocks/core/world.js';
 
 /** A Linear API key of one of the dataset's users. */
 export function linearCredentialOk(world: World, key: unknown): boolean {
-  return typeof key === 'string' && Object.values(world.state().linear!.User ?? {}).some((u) => (u as { apiKeys: string[] }).apiKeys.includes(key));
+  return typeof key === 'string' && Object.values(world.state(['linear']).linear!.User ?? {}).some((u) => (u as { apiKeys: string[] }).apiKeys.includes(key));
 }

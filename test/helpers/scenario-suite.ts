@@ -198,7 +198,7 @@ export function scenarioSetSuite(label: string, service: string, manifests: Map<
       t.true(manifest.expect.required_calls.flatMap(alternatives).every((call) => call.operation !== undefined && call.tool?.endpoint === service), `${manifest.id}: required calls name the operation and the MCP tool`);
       const { world } = await openWorld({ scenarioDir: dir });
       try {
-        for (const size of sizes) t.true(Object.keys(world.state()[service]![size.collection] ?? {}).length >= size.min, `${manifest.id}: ${size.what}`);
+        for (const size of sizes) t.true(Object.keys(world.state([service])[service]![size.collection] ?? {}).length >= size.min, `${manifest.id}: ${size.what}`);
       } finally {
         await world.journal.close();
       }

@@ -13,6 +13,7 @@ import { tempDir } from './helpers/journal.js';
 import { testCaDir } from './helpers/proxy.js';
 import { LONG } from './helpers/reliability.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
+import { CLI_ARGS } from './helpers/cli.js';
 
 const run = promisify(execFile);
 
@@ -30,7 +31,7 @@ test('catalog capture twice gives identical bytes; toolmeter --json totals match
   t.timeout(10 * 60_000); // every catalog server starts: minutes under load, with no result to reset ava's 60 s
   const b = tempDir();
   const a = await capturedOnce();
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bin/main.ts', 'catalog', 'capture', '--out', b, '--ca-dir', testCaDir(), ...(LONG ? [] : ['--endpoint', 'github'])]);
+  const { stdout } = await run(process.execPath, [...CLI_ARGS, 'catalog', 'capture', '--out', b, '--ca-dir', testCaDir(), ...(LONG ? [] : ['--endpoint', 'github'])]);
   t.regex(stdout, /wrote .*github\.json/);
   const first = readFileSync(join(a, 'github.json'));
   t.deepEqual(first, readFileSync(join(b, 'github.json')));
@@ -39,7 +40,7 @@ test('catalog capture twice gives identical bytes; toolmeter --json totals match
   t.is(snapshot.version, '2025.4.8');
   t.deepEqual(snapshot.tools.map((tool) => tool.name), [...snapshot.tools.map((tool) => tool.name)].sort());
 
-  const meter = JSON.parse((await run(process.execPath, ['--import', 'tsx', 'bin/main.ts', 'toolmeter', '--json', '--snapshots', a])).stdout) as {
+  const meter = JSON.parse((await run(process.execPath, [...CLI_ARGS, 'toolmeter', '--json', '--snapshots', a])).stdout) as {
     endpoints: { endpoint: string; tools: number; bytes: number; tokens: Record<string, number> }[];
     total: { tools: number; bytes: number; tokens: Record<string, number> };
   };

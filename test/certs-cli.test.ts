@@ -6,8 +6,9 @@ import { loadCatalog } from '../catalog/load.js';
 import { HostRoutes } from '../proxy/routes.js';
 import { exampleToken, startProxiedWorld, testCaDir } from './helpers/proxy.js';
 import { ROOT, run } from './helpers/proxy-processes.js';
+import { CLI_ARGS } from './helpers/cli.js';
 
-const toolbench = (args: string[]) => run(process.execPath, ['--import', 'tsx', join(ROOT, 'bin/main.ts'), ...args], {}, 60_000);
+const toolbench = (args: string[]) => run(process.execPath, [...CLI_ARGS, ...args], {}, 60_000);
 const temp = () => join(mkdtempSync(join(tmpdir(), 'toolbench-certs-cli-')), 'ca');
 
 test('toolbench certs init creates the CA once (0600 key, catalog hosts only), then reuses it and its leaves', async (t) => {

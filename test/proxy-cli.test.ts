@@ -9,6 +9,7 @@ import { nodeClient, run, startToolbench, type Daemon } from './helpers/proxy-pr
 // another process: same traffic, identical journals.
 
 import type { WorldReady } from '../bin/world-ready.js';
+import { CLI_ARGS } from './helpers/cli.js';
 interface ProxyReady { proxy: string; tls: number; ca: string; world: string; clients: Record<string, string> }
 
 const TOKEN = exampleToken();
@@ -135,14 +136,14 @@ test('the same traffic through toolbench proxy --world and through the in-proces
 
 test('toolbench proxy refuses to start without the world\'s secret or a reachable world', async (t) => {
   const dir = temp();
-  const missing = await run(process.execPath, ['--import', 'tsx', 'bin/main.ts', 'proxy', '--world', 'http://127.0.0.1:9', '--secret-file', join(dir, 'none'), '--ca-dir', join(dir, 'ca')],
+  const missing = await run(process.execPath, [...CLI_ARGS, 'proxy', '--world', 'http://127.0.0.1:9', '--secret-file', join(dir, 'none'), '--ca-dir', join(dir, 'ca')],
     { PATH: process.env.PATH! });
   t.is(missing.code, 2);
   t.regex(missing.stderr, /no world secret at .*none/);
 
   const secret = join(dir, 'secret');
   writeFileSync(secret, 'ab'.repeat(32), { mode: 0o600 });
-  const unreachable = await run(process.execPath, ['--import', 'tsx', 'bin/main.ts', 'proxy', '--world', 'http://127.0.0.1:9', '--secret-file', secret, '--ca-dir', join(dir, 'ca')],
+  const unreachable = await run(process.execPath, [...CLI_ARGS, 'proxy', '--world', 'http://127.0.0.1:9', '--secret-file', secret, '--ca-dir', join(dir, 'ca')],
     { PATH: process.env.PATH! });
   t.is(unreachable.code, 2);
   t.regex(unreachable.stderr, /cannot reach the world's admin API at http:\/\/127\.0\.0\.1:9\/_bench\/health/);

@@ -10,12 +10,13 @@ import { recordTrial } from '../scenarios/record.js';
 import { tempDir } from './helpers/journal.js';
 import { testCaDir } from './helpers/proxy.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
+import { CLI_ARGS } from './helpers/cli.js';
 
 // Issue 13: what an agent can reach, timeouts and Ctrl-C that hold for shell-wrapped agents,
 // start-up errors a user can act on.
 
 const run = promisify(execFile);
-const CLI = [process.execPath, '--import', 'tsx', 'bin/main.ts'];
+const CLI = [process.execPath, ...CLI_ARGS];
 const wrongAgent = (mode: string, extra: string[] = []) => ({
   command: ['/usr/bin/env', `WRONG_AGENT_MODE=${mode}`, ...extra, process.execPath, '--import', import.meta.resolve('tsx'), 'test/fixtures/wrong-agent.ts'],
 });
@@ -147,6 +148,7 @@ test('an agent that exits while a process outside its group still holds its outp
   const stray = Number(/stray (\d+)/.exec(run.output)?.[1]);
   t.teardown(() => { try { process.kill(stray, 'SIGKILL'); } catch { /* gone */ } });
   t.true(stray > 0, run.output);
-  t.true(Date.now() - started < 10_000, `${Date.now() - started} ms`);
+  // Waiting on the stray would last until the 60 s timeout; the drain is a second or two (more on a loaded machine).
+  t.true(Date.now() - started < 30_000, `${Date.now() - started} ms`);
   t.like(run, { code: 0, timedOut: false, aborted: false });
 });

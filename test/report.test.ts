@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import type { TrialResult } from '../scenarios/grade/result.js';
 import { compareRuns, readResults, summarise } from '../scenarios/report.js';
 import { tempDir } from './helpers/journal.js';
+import { CLI_ARGS } from './helpers/cli.js';
 
 const run = promisify(execFile);
 
@@ -42,10 +43,10 @@ test('report compares two result folders: per-scenario changes, CLI text and --j
   const b = writeRun([result('fixed', 1), result('broken', 0), result('same', 1), result('new', 0)]);
   const comparison = compareRuns(readResults(a), readResults(b));
   t.deepEqual(comparison.changes.map((c) => [c.scenario, c.change]), [['broken', 'broken'], ['fixed', 'fixed'], ['gone', 'only in a'], ['new', 'only in b']]);
-  const text = (await run(process.execPath, ['--import', 'tsx', 'bin/main.ts', 'report', a, b])).stdout;
+  const text = (await run(process.execPath, [...CLI_ARGS, 'report', a, b])).stdout;
   t.regex(text, /A .*: 3\/4 trials passed \(75\.0%\)/);
   t.regex(text, /fixed\s+fixed\s+0\.0% → 100\.0%/);
-  const json = JSON.parse((await run(process.execPath, ['--import', 'tsx', 'bin/main.ts', 'report', a, b, '--json'])).stdout) as { b: { pass_rate: number } };
+  const json = JSON.parse((await run(process.execPath, [...CLI_ARGS, 'report', a, b, '--json'])).stdout) as { b: { pass_rate: number } };
   t.is(json.b.pass_rate, 0.5);
 });
 

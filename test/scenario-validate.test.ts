@@ -8,6 +8,7 @@ import { loadScenarioManifest } from '../scenarios/manifest.js';
 import { checkScenario, findScenarios, operationProblems, validateScenario } from '../scenarios/validate.js';
 import { tempDir } from './helpers/journal.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
+import { CLI_ARGS } from './helpers/cli.js';
 
 const run = promisify(execFile);
 
@@ -25,7 +26,7 @@ test('the shipped example scenario validates', (t) => {
 
 test('a bad field fails validation naming the file, line and field (CLI exit 2)', async (t) => {
   const dir = copyExample((toml) => toml.replace('group = "code"', 'group = "chat"'));
-  const error = await t.throwsAsync(run(process.execPath, ['--import', 'tsx', 'bin/main.ts', 'scenario', 'validate', dir])) as unknown as { code: number; stderr: string };
+  const error = await t.throwsAsync(run(process.execPath, [...CLI_ARGS, 'scenario', 'validate', dir])) as unknown as { code: number; stderr: string };
   t.is(error.code, 2);
   t.regex(error.stderr, new RegExp(`${dir}/scenario.toml: line 2, field group: Invalid enum value`));
 });
@@ -55,7 +56,7 @@ test('scenario validate warns where a bypassed write could pass; every shipped s
   const noTool = copyExample((toml) => toml.replace('tool = { endpoint = "github", name = "create_issue" }\n', ''));
   t.regex(checkScenario(noTool).warnings.join('\n'), /field expect\.required_calls\[0\]: a POST without tool/);
 
-  const cli = await run(process.execPath, ['--import', 'tsx', 'bin/main.ts', 'scenario', 'validate', readOnly]);
+  const cli = await run(process.execPath, [...CLI_ARGS, 'scenario', 'validate', readOnly]);
   t.regex(cli.stderr, /warning: .*can change without any required call/);
   t.regex(cli.stdout, /^ok /);
 });

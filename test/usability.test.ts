@@ -8,6 +8,7 @@ import { recordTrial } from '../scenarios/record.js';
 import { tempDir } from './helpers/journal.js';
 import { testCaDir } from './helpers/proxy.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
+import { CLI_ARGS } from './helpers/cli.js';
 
 // Issue 13, item 6: what a new user hits first. Colours that obey NO_COLOR, help that names real
 // scenarios, docs that link only inside the repository, and a page on writing an agent whose
@@ -15,7 +16,7 @@ import { EXAMPLE_SCENARIO } from './helpers/world.js';
 
 const run = promisify(execFile);
 const ROOT = process.cwd();
-const CLI = [process.execPath, '--import', import.meta.resolve('tsx'), join(ROOT, 'bin/main.ts')];
+const CLI = [process.execPath, ...CLI_ARGS];
 const ESC = '\u001b[';
 const docs = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => join('docs', f))];
 

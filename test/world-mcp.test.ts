@@ -9,9 +9,10 @@ import { builtInAgentCommand } from '../scenarios/agents/index.js';
 import { tempDir } from './helpers/journal.js';
 import { testCaDir } from './helpers/proxy.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
+import { CLI_ARGS } from './helpers/cli.js';
 
 const run = promisify(execFile);
-const CLI = [process.execPath, '--import', 'tsx', 'bin/main.ts'];
+const CLI = [process.execPath, ...CLI_ARGS];
 
 test('toolbench world --mcp serves the endpoints; an agent elsewhere solves the task; toolbench grade scores it from the live world', async (t) => {
   const dir = tempDir();

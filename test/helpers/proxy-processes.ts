@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { preloadNodeOptions } from '../../proxy/preload-path.js';
+import { CLI_ARGS } from './cli.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -47,7 +48,7 @@ export interface Daemon<T> {
 export async function startToolbench<T>(args: string[], childEnv?: Record<string, string | undefined>): Promise<Daemon<T>> {
   const env = childEnv ?? { ...process.env };
   if (!childEnv) for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy', 'NODE_OPTIONS']) delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/main.ts', ...args, '--json'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...CLI_ARGS, ...args, '--json'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
   let stdout = '';

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { CLI_ARGS } from './cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -11,8 +12,13 @@ export interface CliResult {
 
 /** Runs `node --import tsx ARGS…` with exactly `env`, collecting its output. */
 export function runTsx(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CliResult> {
+  return runNode(['--import', 'tsx', ...args], options);
+}
+
+/** Runs `node ARGS…` with exactly `env`, collecting its output. */
+export function runNode(args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
@@ -22,7 +28,7 @@ export function runTsx(args: string[], options: { cwd: string; env: NodeJS.Proce
   });
 }
 
-/** Runs `toolbench ARGS…` from the sources (`node --import tsx bin/main.ts`), never on a TTY. */
+/** Runs `toolbench ARGS…` (test/helpers/cli.ts: dist/ when built, else the sources), never on a TTY. */
 export function toolbench(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
-  return runTsx(['bin/main.ts', ...args], { cwd: root, env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...env } });
+  return runNode([...CLI_ARGS, ...args], { cwd: root, env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...env } });
 }

@@ -78,12 +78,7 @@ export function checkScenario(dir: string, catalog: LoadedCatalog = loadCatalog(
   // scenario (their own scenarios check it), and loading all 29 per scenario was most of the cost.
   const own = services.filter((service) => manifest.services.includes(service.id));
   const world = new World({ seed: header.seed, epochMs: Date.parse(header.epoch), tickMs: header.tickMs, services: own, journal: new MemoryJournal(header) });
-  const names = new Map<string, readonly string[] | null>();
-  const namesOf = (service: string) => {
-    if (!names.has(service)) names.set(service, world.definition(service)?.operationNames?.() ?? null);
-    return names.get(service)!;
-  };
-  problems.push(...operationProblems(manifest, namesOf, catalog, manifestPath));
+  problems.push(...operationProblems(manifest, (service) => world.definition(service)?.operationNames?.() ?? null, catalog, manifestPath));
   const initial = world.gradingState('initial');
   const volatile: VolatileFields = {};
   for (const service of world.serviceIds) {
@@ -119,8 +114,7 @@ export function operationProblems(
     problems.push(`${file}: field ${field}.operation: ${services.join(' or ')} has no operation "${m.operation}"${nearest(m.operation, known.flatMap((names) => names!))}`);
   };
   manifest.expect.required_calls.forEach((call, i) => {
-    if ('any_of' in call) call.any_of.forEach((m, j) => check(m, `expect.required_calls[${i}].any_of[${j}]`));
-    else check(call, `expect.required_calls[${i}]`);
+    alternatives(call).forEach((m, j) => check(m, `expect.required_calls[${i}]${'any_of' in call ? `.any_of[${j}]` : ''}`));
   });
   manifest.expect.forbidden_calls.forEach((m, i) => check(m, `expect.forbidden_calls[${i}]`));
   return problems;

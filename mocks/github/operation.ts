@@ -49,7 +49,8 @@ export function op<P extends string, Q = Record<string, string | string[]>, B = 
     matcher: rest(method, pattern),
     lazy: true,
     ...(options.query || options.body ? { input: { ...(options.query ? { query: options.query } : {}), ...(options.body ? { body: options.body } : {}) } } : {}),
-    ...(options.nameOf ? { nameOf: options.nameOf, names: () => options.names ?? [name] } : {}),
+    ...(options.nameOf ? { nameOf: options.nameOf } : {}),
+    ...(options.names ? { names: () => options.names! } : {}),
     handle(call: Call<PathParams<P>, Q, B>, gh: Gh): ServiceResponse {
       try {
         const { req, params } = unaliased(call, gh);

@@ -81,6 +81,8 @@ type Resolution<C> =
 /** The world's ServiceDefinition for a kit service. */
 export function defineService<D, C>(spec: KitServiceSpec<D, C>): ServiceDefinition<D> & { readonly kit: KitServiceSpec<D, C> } {
   const index = new OperationIndex(spec.operations);
+  // Computed on first ask (scenario validate): the spec fallback's names build its spec.
+  let names: readonly string[] | null | undefined;
   // The world names the operation, then handles the same ServiceRequest: match once.
   const resolved = new WeakMap<ServiceRequest, Resolution<C>>();
   const decodedOf = new WeakMap<ServiceRequest, DecodedBody>();
@@ -129,7 +131,7 @@ export function defineService<D, C>(spec: KitServiceSpec<D, C>): ServiceDefiniti
     dataset: spec.dataset,
     load: (data, ctx) => spec.load(data, ctx),
     operation: (req) => nameOf(req, resolve(req)),
-    operationNames: () => operationNames(spec),
+    operationNames: () => (names ??= operationNames(spec)),
     handle(req, ctx) {
       const context = spec.context(req, ctx);
       const resolution = resolve(req);

@@ -4,6 +4,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpRecord } from '../mocks/core/journal-format.js';
+import { KEEP_ALIVE_IDLE_MS } from '../proxy/context.js';
 import { listen, type Listening } from '../proxy/service-listener.js';
 import { VIA_META_KEY } from './router/names.js';
 
@@ -66,7 +67,11 @@ export async function serveBridge(endpoint: ToolHost, options: { host?: string; 
     return (await openSession()).handleRequest(req, res);
   };
 
-  const server = createServer((req, res) => {
+  // Kept-alive sockets idle for as long as the proxy's (65 s, not Node's 5 s). The SDK's responses
+  // set `Connection: keep-alive`, so Node sends no `Keep-Alive: timeout=` hint and a client keeps
+  // its own idle limit (undici: 4 s on a coarse timer): with the bridge closing at 5 s, a tool call
+  // sent on a socket in that second was lost ("fetch failed", seen in CI under load).
+  const server = createServer({ keepAliveTimeout: KEEP_ALIVE_IDLE_MS }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) jsonRpcError(res, 500, `toolbench bridge: ${(error as Error).message}`);
       else res.destroy();

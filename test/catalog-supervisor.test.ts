@@ -1,4 +1,5 @@
 import test from 'ava';
+import { connect } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -116,4 +117,30 @@ test('the bridge keeps at most maxSessions sessions: the least recently used one
     body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
   t.is(gone.status, 404, 'the flooding client\'s oldest session was closed');
   await live.close();
+});
+
+test('the bridge keeps an idle kept-alive connection open past the 4-5 s after which clients drop their own, and answers on it', async (t) => {
+  const { endpoint } = await startProbe();
+  const bridge = await serveBridge(endpoint, { port: 0 });
+  t.teardown(async () => { await bridge.close(); await endpoint.close(); });
+  const url = new URL(bridge.url);
+  const socket = connect(Number(url.port), url.hostname);
+  t.teardown(() => socket.destroy());
+  let received = '';
+  let closed = false;
+  socket.on('data', (chunk: Buffer) => { received += chunk.toString('latin1'); });
+  socket.on('close', () => { closed = true; });
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'idle', version: '1' } } });
+  const post = () => socket.write(`POST /mcp HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  const answered = async (count: number) => { while ((received.match(/HTTP\/1\.1 200/g) ?? []).length < count && !closed) await new Promise((r) => setTimeout(r, 20)); };
+  post();
+  await answered(1);
+  // The SDK's responses set `Connection: keep-alive` themselves, so Node sends no `Keep-Alive:
+  // timeout=` hint and clients keep their own default (undici: 4 s, checked on a coarse timer).
+  t.notRegex(received, /Keep-Alive: timeout=/i);
+  await new Promise((r) => setTimeout(r, 6_000));
+  t.false(closed, 'the bridge did not close the idle connection at Node\'s default 5 s');
+  post();
+  await answered(2);
+  t.is((received.match(/HTTP\/1\.1 200/g) ?? []).length, 2, 'the second request was answered on the same connection');
 });

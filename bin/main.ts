@@ -1,42 +1,11 @@
-import yargs, { type CommandModule } from 'yargs';
-import { hideBin } from 'yargs/helpers';
-import { COMMANDS, commandName } from './commands/index.js';
-import { reportFailure } from './fail.js';
+import { COMMANDS } from './commands/index.js';
+import { TOP_HELP_WIDTH, topLevelHelp } from './top-help.js';
 
-// Every command is a thin composition of library functions; failures are mapped to exit codes
-// in one place (fail.ts). Only the module of the command being run is imported: the others are
-// listed by name and description alone (bin/commands/index.ts says how to add one).
-const argv = hideBin(process.argv);
-const invoked = argv.find((arg) => !arg.startsWith('-'));
-const commands: CommandModule<any, any>[] = await Promise.all(COMMANDS.map(async (entry) => (commandName(entry) === invoked ? entry.load() : {
-  command: entry.command,
-  describe: entry.describe,
-  // Never reached: yargs runs the command named first, which is the one loaded.
-  handler: () => { throw new Error(`toolbench ${commandName(entry)} ran without its module (bin/main.ts found ${invoked} first)`); },
-})));
-
-let cli = yargs(argv)
-  .scriptName('toolbench')
-  .usage('$0 <command> [options]\n\nA deterministic world for testing LLM agents that call real MCP servers.');
-for (const command of commands) cli = cli.command(command);
-// yargs renders the running command's whole help text as soon as its handler starts, to show it
-// later if asked; toolbench never asks (`.fail` prints one line), and the rendering cost 30 ms of
-// every `toolbench world`'s start. `--help` renders on demand as before.
-const usage = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } })
-  .getInternalMethods?.().getUsageInstance?.();
-if (usage?.cacheHelpMessage) usage.cacheHelpMessage = () => {};
-await cli
-  .demandCommand(1, 'Name a command; see --help.')
-  .strict()
-  .recommendCommands()
-  .help()
-  .alias('h', 'help')
-  .version()
-  .wrap(Math.min(100, process.stdout.columns ?? 100))
-  .fail((message, error) => {
-    if (error) reportFailure(error);
-    process.stderr.write(`toolbench: ${message}\nRun 'toolbench --help' for usage.\n`);
-    process.exit(2);
-  })
-  .parseAsync()
-  .catch(reportFailure);
+// `toolbench --help` alone is printed without loading yargs (issue 14: --help ≤ 250 ms); every
+// other invocation, and --help on a terminal narrower than the fast path renders, goes to yargs.
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h') && (process.stdout.columns ?? TOP_HELP_WIDTH) >= TOP_HELP_WIDTH) {
+  process.stdout.write(topLevelHelp(COMMANDS));
+} else {
+  await (await import('./cli.js')).runCli(argv);
+}

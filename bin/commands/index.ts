@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 
 /**
  * Every toolbench command, in the order `toolbench --help` lists them: its yargs command string
- * and one-line description (all the top-level help needs), and how to load its module. bin/main.ts
+ * and one-line description (all the top-level help needs), and how to load its module. bin/cli.ts
  * imports only the module of the command being run, so `toolbench --help` and each command start
  * without loading the others (issue 14: cold start).
  *

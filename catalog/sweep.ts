@@ -81,6 +81,7 @@ export async function sweepTools(options: SweepOptions): Promise<SweepResult> {
     ]);
     const calls: { endpoint: string; tool: string; arguments: Record<string, unknown>; transportError: string | null; isError: boolean; text: string; n: number }[] = [];
     let index = 0;
+    await stack.world.importServices([service]);
     for (const { endpoint, url, snapshot } of planned) {
       const client = new Client({ name: 'toolbench-sweep', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));

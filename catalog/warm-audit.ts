@@ -72,6 +72,7 @@ export async function auditWarm(options: WarmAuditOptions): Promise<WarmAuditRes
         const client = new Client({ name: 'toolbench-warm-audit', version: '1.0.0' });
         await client.connect(new StreamableHTTPClientTransport(new URL(stack.addresses().mcp[entry.id]!)));
         try {
+          await stack.world.importServices([entry.service]);
           for (const tool of tools) {
             const args = sweepArguments(profile, tool, stack.world.state([entry.service])[entry.service] ?? {});
             // A tool error is an answer like any other: what is compared is what reached the world.

@@ -84,7 +84,7 @@ export async function rebuildWorld(journal: JournalSource, options: RebuildOptio
     throw new ToolbenchError('TB_ERR_SCENARIO', `scenario ${header.scenario} is not at ${scenarioDir}` +
       (options.scenarioDir ? '' : ' (the directory recorded in the journal); pass --scenario DIR to say where it is now'));
   }
-  const prepared = prepareWorld({ scenarioDir, seed: header.seed, catalog: options.catalog, baselineDir: options.baselineDir });
+  const prepared = await prepareWorld({ scenarioDir, seed: header.seed, catalog: options.catalog, baselineDir: options.baselineDir });
   const checks = enforce(await checkCompatibility(journal, {
     scenarioDir,
     manifest: prepared.manifest,
@@ -95,5 +95,8 @@ export async function rebuildWorld(journal: JournalSource, options: RebuildOptio
     baselines: prepared.header.baselines ?? {},
   }), options.allowMismatch ?? false);
   const handlerErrors: HandlerErrors = { count: 0, first: null };
-  return { world: freshWorld(header, prepared.services, handlerErrors, prepared.noise), checks, handlerErrors };
+  const world = freshWorld(header, prepared.services, handlerErrors, prepared.noise);
+  // Replay processes entries synchronously (replay/reissue.ts): every mock it may reach is imported first.
+  await world.importServices();
+  return { world, checks, handlerErrors };
 }

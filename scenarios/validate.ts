@@ -33,8 +33,8 @@ export function findScenarios(root: string): string[] {
  * (through their schemas), the instruction, the oracle's endpoints and tools, and every volatile
  * or ignored field against the scenario's own initial state.
  */
-export function validateScenario(dir: string, catalog: LoadedCatalog = loadCatalog(), snapshotDir = DEFAULT_SNAPSHOT_DIR): string[] {
-  return checkScenario(dir, catalog, snapshotDir).problems;
+export async function validateScenario(dir: string, catalog: LoadedCatalog = loadCatalog(), snapshotDir = DEFAULT_SNAPSHOT_DIR): Promise<string[]> {
+  return (await checkScenario(dir, catalog, snapshotDir)).problems;
 }
 
 export interface ScenarioCheck {
@@ -45,12 +45,12 @@ export interface ScenarioCheck {
 }
 
 /** {@link validateScenario}'s problems, and the warnings of {@link gradingWarnings}. */
-export function checkScenario(dir: string, catalog: LoadedCatalog = loadCatalog(), snapshotDir = DEFAULT_SNAPSHOT_DIR): ScenarioCheck {
+export async function checkScenario(dir: string, catalog: LoadedCatalog = loadCatalog(), snapshotDir = DEFAULT_SNAPSHOT_DIR): Promise<ScenarioCheck> {
   const problems: string[] = [];
   const manifestPath = join(resolve(dir), 'scenario.toml');
   let prepared;
   try {
-    prepared = prepareWorld({ scenarioDir: dir, catalog });
+    prepared = await prepareWorld({ scenarioDir: dir, catalog });
   } catch (error) {
     if (isToolbenchError(error)) return { problems: [error.message], warnings: [] };
     throw error;

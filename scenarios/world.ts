@@ -15,7 +15,7 @@ import { LevelJournal, MemoryJournal, type Journal } from '../mocks/core/journal
 import { JOURNAL_FORMAT, type JournalHeader } from '../mocks/core/journal-format.js';
 import type { NoiseAnswer } from '../mocks/core/noise.js';
 import { World, type HostedService } from '../mocks/core/world.js';
-import { serviceDefinitions } from '../mocks/index.js';
+import { serviceModules, type ServiceModule } from '../mocks/registry.js';
 import type { ServiceDefinition } from '../mocks/core/service.js';
 import { TOOLBENCH_VERSION } from '../mocks/version.js';
 import { loadScenarioManifest, type ScenarioManifest } from './manifest.js';
@@ -43,8 +43,40 @@ export interface OpenedWorld {
   manifest: ScenarioManifest;
 }
 
-/** Everything a world needs, read and validated before the first request: catalog, scenario, datasets. */
-export function prepareWorld(options: OpenWorldOptions): { header: JournalHeader; services: HostedService[]; noise: NoiseAnswer[]; catalog: LoadedCatalog; manifest: ScenarioManifest } {
+export interface PreparedWorld {
+  header: JournalHeader;
+  services: HostedService[];
+  noise: NoiseAnswer[];
+  catalog: LoadedCatalog;
+  manifest: ScenarioManifest;
+}
+
+/**
+ * Everything a world needs, read and validated before the first request: catalog, scenario,
+ * datasets. The mocks of the scenario's services (and of any service with a dataset from
+ * elsewhere) are imported now; the others, with their committed baselines, when first used.
+ */
+export async function prepareWorld(options: OpenWorldOptions): Promise<PreparedWorld> {
+  const plan = planWorld(options);
+  const definitions = new Map(await Promise.all(plan.eager.map(async (id) => [id, await serviceModules.get(id)!.load()] as const)));
+  return plan.build((id) => definitions.get(id)!);
+}
+
+/**
+ * {@link prepareWorld} with every mock given (`mocks/index.ts`'s map), synchronously: for code
+ * that has imported them all already (tests, tools that read every service).
+ */
+export function prepareWorldWith(definitions: ReadonlyMap<string, ServiceDefinition>, options: OpenWorldOptions): PreparedWorld {
+  const plan = planWorld(options);
+  return plan.build((id) => {
+    const definition = definitions.get(id);
+    if (!definition) throw new ToolbenchError('TB_ERR_CATALOG', `service "${id}" has no mock among the definitions given`);
+    return definition;
+  }, definitions);
+}
+
+/** What `prepareWorld` decides before importing anything: which mocks it needs now, then how to build. */
+function planWorld(options: OpenWorldOptions) {
   const catalog = options.catalog ?? loadCatalog();
   const scenarioDir = resolve(options.scenarioDir);
   const manifest = loadScenarioManifest(scenarioDir);
@@ -54,18 +86,33 @@ export function prepareWorld(options: OpenWorldOptions): { header: JournalHeader
       throw new ToolbenchError('TB_ERR_SCENARIO', `${scenarioDir}/scenario.toml: field services names "${id}", which is not in the catalog (${catalog.path})`);
     }
   }
-  const baselines: Record<string, string> = {};
-  const services = catalog.catalog.services.map((entry): HostedService => {
-    const definition = serviceDefinitions.get(entry.id);
-    if (!definition) throw new ToolbenchError('TB_ERR_CATALOG', `catalog ${catalog.path}: service "${entry.id}" has no mock (mocks/index.ts)`);
+  const entries = catalog.catalog.services.map((entry) => {
+    const module = serviceModules.get(entry.id);
+    if (!module) throw new ToolbenchError('TB_ERR_CATALOG', `catalog ${catalog.path}: service "${entry.id}" has no mock (mocks/registry.ts)`);
     const source = datasetSource(scenarioDir, options.baselineDir ?? BASELINE_DIR, entry.id, manifest.services.includes(entry.id));
-    if (source?.baseline) baselines[entry.id] = fileHash(source.file);
-    // The committed baselines (every one loads in test/baseline.test.ts) are read and loaded when
-    // their service is first used: most trials touch one or two of the catalog's services. A
-    // scenario's own datasets, and baselines from elsewhere, are checked here, before anything starts.
-    if (source?.baseline && options.baselineDir === undefined) return lazyBaseline(entry.id, entry.hostnames, definition, source.file);
-    return { id: entry.id, hostnames: entry.hostnames, definition, data: loadDatasetFile(source?.file ?? null, definition) };
+    // The committed baselines (every one loads in test/baseline.test.ts) are read and loaded, and
+    // their mocks imported, when their service is first used: most trials touch one or two of the
+    // catalog's services. A scenario's own datasets, and baselines from elsewhere, are checked
+    // here, before anything starts.
+    const lazy = source?.baseline === true && options.baselineDir === undefined;
+    return { entry, module, source, lazy };
   });
+  const build = (definitionOf: (id: string) => ServiceDefinition, imported?: ReadonlyMap<string, ServiceDefinition>): PreparedWorld => {
+    const baselines: Record<string, string> = {};
+    const services = entries.map(({ entry, module, source, lazy }): HostedService => {
+      if (source?.baseline) baselines[entry.id] = fileHash(source.file);
+      if (lazy) return lazyBaseline(entry.id, entry.hostnames, module, source!.file, imported?.get(entry.id));
+      const definition = definitionOf(entry.id);
+      return { id: entry.id, hostnames: entry.hostnames, definition, data: loadDatasetFile(source?.file ?? null, definition) };
+    });
+    return finishWorld(options, { catalog, scenarioDir, manifest, known, services, baselines });
+  };
+  return { eager: entries.filter((e) => !e.lazy).map((e) => e.entry.id), build };
+}
+
+function finishWorld(options: OpenWorldOptions, { catalog, scenarioDir, manifest, known, services, baselines }: {
+  catalog: LoadedCatalog; scenarioDir: string; manifest: ScenarioManifest; known: ReadonlySet<string>; services: HostedService[]; baselines: Record<string, string>;
+}): PreparedWorld {
   manifest.faults.forEach((rule, i) => {
     if (rule.service !== undefined && !known.has(rule.service)) {
       throw new ToolbenchError('TB_ERR_SCENARIO', `${scenarioDir}/scenario.toml: faults[${i}].service names "${rule.service}", which is not in the catalog (${catalog.path})`);
@@ -74,7 +121,7 @@ export function prepareWorld(options: OpenWorldOptions): { header: JournalHeader
   const header: JournalHeader = {
     format: JOURNAL_FORMAT,
     toolbench: TOOLBENCH_VERSION,
-    mocks: Object.fromEntries(services.map((service) => [service.id, service.definition.version])),
+    mocks: Object.fromEntries(services.map((service) => [service.id, serviceModules.get(service.id)!.version])),
     scenario: manifest.id,
     datasetHash: datasetHash(scenarioDir),
     baselines,
@@ -88,12 +135,22 @@ export function prepareWorld(options: OpenWorldOptions): { header: JournalHeader
   return { header, services, noise: noiseAnswers(catalog.catalog.noise), catalog, manifest };
 }
 
-/** A hosted service whose baseline dataset is read and validated once, when the world first loads it. */
-function lazyBaseline(id: string, hostnames: readonly string[], definition: ServiceDefinition, file: string): HostedService {
+/**
+ * A hosted service whose mock is imported when it is first asked for, and whose baseline dataset
+ * is read and validated once, when the world first loads it (after the import).
+ */
+function lazyBaseline(id: string, hostnames: readonly string[], module: ServiceModule, file: string, imported?: ServiceDefinition): HostedService {
+  let definition: ServiceDefinition | undefined = imported;
+  let importing: Promise<ServiceDefinition> | undefined;
   let data: { value: unknown } | undefined;
   return {
-    id, hostnames, definition, lazy: true,
+    id, hostnames, lazy: true,
+    get definition() {
+      return definition;
+    },
+    importDefinition: () => importing ??= module.load().then((loaded) => (definition = loaded)),
     get data() {
+      if (!definition) throw new Error(`toolbench: the ${id} mock is read before it was imported`);
       data ??= { value: loadDatasetFile(file, definition) };
       return data.value;
     },
@@ -107,7 +164,7 @@ export function noiseAnswers(entries: readonly NoiseEntry[]): NoiseAnswer[] {
 
 /** Builds a world from a scenario directory, with its journal open. */
 export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld> {
-  const { header, services, noise, catalog, manifest } = prepareWorld(options);
+  const { header, services, noise, catalog, manifest } = await prepareWorld(options);
   const journal: Journal = options.journalDir
     ? await LevelJournal.create(options.journalDir, header)
     : new MemoryJournal(header);

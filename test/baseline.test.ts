@@ -18,6 +18,7 @@ const GITHUB_SCENARIO = 'scenarios/example/github/basic';
 test('a GitHub scenario\'s world loads the Linear baseline, and records its hash', async (t) => {
   const { world, header } = await openWorld({ scenarioDir: GITHUB_SCENARIO });
   t.teardown(() => world.journal.close());
+  await world.importServices();
   const state = world.state();
   const baseline = JSON.parse(readFileSync(join(BASELINE_DIR, 'linear.json'), 'utf8')) as { issues?: unknown[] };
   t.true((baseline.issues?.length ?? 0) > 10, 'the baseline is a plausible background world');
@@ -29,6 +30,8 @@ test('a GitHub scenario\'s world loads the Linear baseline, and records its hash
 test('every catalog service answers in every trial: a Slack scenario\'s world serves every other service from its baseline', async (t) => {
   const { world, header, catalog } = await openWorld({ scenarioDir: 'scenarios/example/slack/basic' });
   t.teardown(() => world.journal.close());
+  // world.process is synchronous: the mocks the scenario does not name are imported first.
+  await world.importServices();
   // Every catalog service but Slack, whatever services the catalog gains.
   t.deepEqual(Object.keys(header.baselines ?? {}).sort(), catalog.catalog.services.map((s) => s.id).filter((id) => id !== 'slack').sort());
   const github = JSON.parse(readFileSync(join(BASELINE_DIR, 'github.json'), 'utf8')) as { users: { login: string; tokens: (string | { token: string })[] }[] };
@@ -45,6 +48,8 @@ test('every catalog service\'s baseline_credential logs in to its baseline datas
   const slackWorld = await openWorld({ scenarioDir: 'scenarios/example/slack/basic' });
   const githubWorld = await openWorld({ scenarioDir: GITHUB_SCENARIO });
   t.teardown(() => { slackWorld.world.journal.close(); githubWorld.world.journal.close(); });
+  await slackWorld.world.importServices();
+  await githubWorld.world.importServices();
   const { catalog } = slackWorld.catalog;
   // A service without one starts its distractor endpoints on placeholders, which answer 401.
   t.deepEqual(catalog.services.filter((s) => s.baseline_credential === undefined).map((s) => s.id), [], 'every service has a baseline_credential');

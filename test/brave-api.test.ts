@@ -3,7 +3,7 @@ import { FaultRuleSchema } from '../mocks/core/fault-plan.js';
 import { MemoryJournal } from '../mocks/core/journal.js';
 import { World } from '../mocks/core/world.js';
 import { serveProxyForWorld } from '../proxy/for-world.js';
-import { prepareWorld } from '../scenarios/world.js';
+import { prepareWorld } from './helpers/prepare-world.js';
 import { testCaDir } from './helpers/proxy.js';
 import { run } from './helpers/proxy-processes.js';
 

@@ -134,15 +134,15 @@ test('credential tables: {{credential.field}} in env templates; a missing field 
   t.false(ScenarioManifestSchema.safeParse({ id: 'x/y', group: 'cloud', services: ['aws'], epoch: '2025-01-01T00:00:00Z', credentials: { aws: { 'key-id': 'a' } } }).success);
 });
 
-test('scenario validate reports a credential that does not fit the catalog\'s templates, by field', (t) => {
+test('scenario validate reports a credential that does not fit the catalog\'s templates, by field', async (t) => {
   const shipped = loadCatalog();
   const catalog: LoadedCatalog = {
     ...shipped,
     catalog: { ...shipped.catalog, endpoints: shipped.catalog.endpoints.map((e) => e.id === 'github' ? { ...e, env: { GITHUB_PERSONAL_ACCESS_TOKEN: '{{credential.token}}' } } : e) },
   };
-  const problems = validateScenario(EXAMPLE_SCENARIO, catalog);
+  const problems = await validateScenario(EXAMPLE_SCENARIO, catalog);
   t.true(problems.some((p) => /scenario\.toml: field credentials\.github: catalog endpoints\.github\.env\.GITHUB_PERSONAL_ACCESS_TOKEN: \{\{credential\.token\}\} names field token, but credential is a single string/.test(p)), problems.join('\n'));
-  t.deepEqual(validateScenario(EXAMPLE_SCENARIO, shipped), []);
+  t.deepEqual(await validateScenario(EXAMPLE_SCENARIO, shipped), []);
 });
 
 test('every endpoint, whatever its reach, gets the same proxy, loopback NO_PROXY, CA bundle and preload', (t) => {

@@ -24,7 +24,7 @@ test('endpoints names exactly which start, in catalog order', (t) => {
   t.deepEqual(endpointChoiceProblems({ services: ['slack'], endpoints: ['slack-go'] }, catalog), []);
 });
 
-test('an unknown endpoint, or one of a service the scenario does not name, is a problem naming the field', (t) => {
+test('an unknown endpoint, or one of a service the scenario does not name, is a problem naming the field', async (t) => {
   t.deepEqual(endpointChoiceProblems({ services: ['slack'], endpoints: ['slack-gone', 'github'] }, catalog), [
     'field endpoints[0]: no endpoint "slack-gone" in the catalog',
     'field endpoints[1]: "github" serves github, which the scenario\'s services do not list',
@@ -33,7 +33,7 @@ test('an unknown endpoint, or one of a service the scenario does not name, is a 
   cpSync('scenarios/example/slack/two-servers', dir, { recursive: true, dereference: true });
   const file = join(dir, 'scenario.toml');
   writeFileSync(file, readFileSync(file, 'utf8').replace('endpoints = ["slack", "slack-go"]', 'endpoints = ["slack", "slak-go"]'));
-  t.deepEqual(validateScenario(dir), [`${file}: field endpoints[1]: no endpoint "slak-go" in the catalog`]);
+  t.deepEqual(await validateScenario(dir), [`${file}: field endpoints[1]: no endpoint "slak-go" in the catalog`]);
 });
 
 test('capture logs an endpoint in with its service\'s baseline credential, else placeholders', (t) => {

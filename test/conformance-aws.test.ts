@@ -8,7 +8,7 @@ import { World } from '../mocks/core/world.js';
 import { sweep } from '../mocks/aws/conformance.js';
 import { signRequest } from '../mocks/aws/sigv4.js';
 import { volatileProblems } from '../scenarios/grade/state.js';
-import { prepareWorld } from '../scenarios/world.js';
+import { prepareWorld } from './helpers/prepare-world.js';
 import { testCaDir } from './helpers/proxy.js';
 
 // AWS through the checks of the shared conformance suite (test/helpers/conformance.ts), written

@@ -8,7 +8,7 @@ import { MemoryJournal } from '../mocks/core/journal.js';
 import { World } from '../mocks/core/world.js';
 import { doSpec } from '../mocks/digitalocean/fallback.js';
 import { serveWorld } from '../proxy/serve.js';
-import { prepareWorld } from '../scenarios/world.js';
+import { prepareWorld } from './helpers/prepare-world.js';
 import { nodeClientEnv } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
 import { specValidator } from './helpers/spec-validate.js';

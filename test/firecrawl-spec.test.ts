@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { MemoryJournal } from '../mocks/core/journal.js';
 import { World } from '../mocks/core/world.js';
 import type { OpenApiDocument } from '../mocks/kit/spec-fallback.js';
-import { prepareWorld } from '../scenarios/world.js';
+import { prepareWorld } from './helpers/prepare-world.js';
 import { specValidator } from './helpers/spec-validate.js';
 
 // Every kind of success answer the Firecrawl mock gives, validated with ajv against Firecrawl's

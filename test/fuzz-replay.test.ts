@@ -1,6 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { prepareWorld } from '../scenarios/world.js';
+import { prepareWorld } from './helpers/prepare-world.js';
 import type { ChaosLevel } from '../mocks/core/fault-plan.js';
 import type { JournalEntry } from '../mocks/core/journal-format.js';
 import { MemoryJournal } from '../mocks/core/journal.js';

@@ -3,7 +3,7 @@ import { FaultRuleSchema } from '../mocks/core/fault-plan.js';
 import { MemoryJournal } from '../mocks/core/journal.js';
 import { World } from '../mocks/core/world.js';
 import { hubspotService } from '../mocks/hubspot/index.js';
-import { prepareWorld } from '../scenarios/world.js';
+import { prepareWorld } from './helpers/prepare-world.js';
 
 // The HubSpot mock's behaviour in one world (the conformance portal, 10 ms ticks so the rate
 // window can fill): search semantics, list cursors, property checks, associations both ways,

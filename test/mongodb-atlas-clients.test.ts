@@ -6,7 +6,7 @@ import { World } from '../mocks/core/world.js';
 import { atlasSpec } from '../mocks/mongodb-atlas/fallback.js';
 import type { OpenApiDocument } from '../mocks/kit/spec-fallback.js';
 import { serveWorld } from '../proxy/serve.js';
-import { prepareWorld } from '../scenarios/world.js';
+import { prepareWorld } from './helpers/prepare-world.js';
 import { run } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
 import { specValidator } from './helpers/spec-validate.js';

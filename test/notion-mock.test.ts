@@ -8,7 +8,7 @@ import { FaultRuleSchema } from '../mocks/core/fault-plan.js';
 import { MemoryJournal } from '../mocks/core/journal.js';
 import { World } from '../mocks/core/world.js';
 import { serveWorld } from '../proxy/serve.js';
-import { prepareWorld } from '../scenarios/world.js';
+import { prepareWorld } from './helpers/prepare-world.js';
 import { journalEntries } from './helpers/mcp-stack.js';
 
 // The Notion mock in process (one world for the file, requests in order): Notion's 429

@@ -178,6 +178,7 @@ test('dataset errors name the file, the field and the problem', async (t) => {
 test('a scenario that does not name Slack gets the baseline workspace, which answers its bot token', async (t) => {
   const { world: w } = await openWorld({ scenarioDir: 'scenarios/example/github/basic' });
   try {
+    await w.importServices(['slack']);
     const state = w.state(['slack']).slack!;
     t.deepEqual(Object.keys(state.team!), ['T04ACMECORP']);
     t.true(Object.keys(state.users!).length >= 25 && Object.keys(state.channels!).length >= 20 && Object.keys(state.messages!).length >= 50);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { prepareWorld } from '../scenarios/world.js';
+import { prepareWorld } from './helpers/prepare-world.js';
 import { MemoryJournal } from '../mocks/core/journal.js';
 import { World } from '../mocks/core/world.js';
 import { twilioSpec, twilioSpecOperations } from '../mocks/twilio/fallback.js';

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { prepareWorld } from '../scenarios/world.js';
+import { prepareWorld, prepareWorldWith } from '../scenarios/world.js';
+import { serviceDefinitions } from '../mocks/index.js';
 import type { JournalEntry } from '../mocks/core/journal-format.js';
 import { MemoryJournal } from '../mocks/core/journal.js';
 import { World, type HostedService, type WorldRequest } from '../mocks/core/world.js';
@@ -16,8 +17,8 @@ const REQUESTS: WorldRequest[] = [
   { host: 'api.linear.app', method: 'POST', target: '/graphql', headers: [['Content-Type', 'application/json']], body: enc.encode(JSON.stringify({ query: '{ issues(first: 2) { nodes { id title } } }' })) },
 ];
 
-function build(services: readonly HostedService[]): World {
-  const { header } = prepareWorld({ scenarioDir: EXAMPLE_SCENARIO });
+async function build(services: readonly HostedService[]): Promise<World> {
+  const { header } = await prepareWorld({ scenarioDir: EXAMPLE_SCENARIO });
   return new World({ seed: header.seed, epochMs: Date.parse(header.epoch), tickMs: header.tickMs, services, journal: new MemoryJournal(header) });
 }
 
@@ -27,32 +28,44 @@ async function entries(world: World): Promise<JournalEntry[]> {
   return out;
 }
 
-test('the baselines of services the scenario does not name are lazy; its own services are not', (t) => {
-  const { services, manifest } = prepareWorld({ scenarioDir: EXAMPLE_SCENARIO });
-  for (const service of services) t.is(service.lazy === true, !manifest.services.includes(service.id), service.id);
+test('the baselines of services the scenario does not name are lazy, their mocks not imported; its own services are not', async (t) => {
+  const { services, manifest } = await prepareWorld({ scenarioDir: EXAMPLE_SCENARIO });
+  for (const service of services) {
+    const own = manifest.services.includes(service.id);
+    t.is(service.lazy === true, !own, service.id);
+    t.is(service.definition !== undefined, own, `${service.id}'s mock is imported only if the scenario names it`);
+  }
 });
 
 test('a lazy service reads its dataset on its first use only, and answers byte for byte as when loaded eagerly', async (t) => {
-  const { services } = prepareWorld({ scenarioDir: EXAMPLE_SCENARIO });
+  const { services } = await prepareWorld({ scenarioDir: EXAMPLE_SCENARIO });
   const reads = new Map<string, number>();
   const counted = services.map((s): HostedService => ({
-    id: s.id, hostnames: s.hostnames, definition: s.definition, lazy: s.lazy,
+    id: s.id, hostnames: s.hostnames, lazy: s.lazy, importDefinition: s.importDefinition,
+    get definition() { return s.definition; },
     get data() { reads.set(s.id, (reads.get(s.id) ?? 0) + 1); return s.data; },
   }));
-  const lazy = build(counted);
+  const lazy = await build(counted);
   t.is(reads.get('linear'), undefined, 'nothing reads Linear\'s baseline before a request reaches it');
   t.is(reads.get('github'), 1, 'the scenario\'s own service loads at once');
-  const eager = build(services.map((s) => ({ id: s.id, hostnames: s.hostnames, definition: s.definition, data: s.data })));
+  // The same world with every mock imported up front (as tests build them).
+  const all = prepareWorldWith(serviceDefinitions, { scenarioDir: EXAMPLE_SCENARIO }).services;
+  const eager = await build(all.map((s) => ({ id: s.id, hostnames: s.hostnames, definition: s.definition, data: s.data })));
+  const linear = services.find((s) => s.id === 'linear')!;
+  t.is(linear.definition, undefined, 'Linear\'s mock is not imported before a request reaches it');
   for (const request of REQUESTS) {
     await lazy.dispatch(request);
     await eager.dispatch(request);
   }
   t.is(reads.get('linear'), 1);
+  t.is(linear.definition, serviceDefinitions.get('linear'), 'the request imported Linear\'s mock');
   t.is(reads.get('stripe'), 1);
   t.is(reads.get('slack'), undefined);
+  t.throws(() => lazy.state(['slack']), { message: /the slack mock is not imported yet/ }, 'reading an unimported mock\'s state synchronously is a clear error');
+  await lazy.importServices();
   t.deepEqual(await entries(lazy), await entries(eager));
   t.true((await entries(lazy)).every((e) => e.response.status < 500));
-  // Reading the state loads the rest; a reset leaves the unloaded ones as they are.
+  // Reading the state (once imported) loads the rest; a reset leaves the unloaded ones as they are.
   await lazy.reset();
   await eager.reset();
   t.deepEqual(lazy.gradingState('initial'), eager.gradingState('initial'));

@@ -21,7 +21,8 @@ const validate: CommandModule<{}, ValidateArgs> = {
       const found = findScenarios(root);
       return found.length > 0 ? found : [root];
     });
-    const checks = dirs.map((dir) => [dir, checkScenario(dir)] as const);
+    const checks: (readonly [string, Awaited<ReturnType<typeof checkScenario>>])[] = [];
+    for (const dir of dirs) checks.push([dir, await checkScenario(dir)] as const);
     for (const [dir, { warnings }] of checks) for (const warning of warnings) process.stderr.write(`toolbench: warning: ${dir}: ${warning}\n`);
     const results = Object.fromEntries(checks.map(([dir, check]) => [dir, check.problems]));
     const bad = Object.entries(results).filter(([, problems]) => problems.length > 0);

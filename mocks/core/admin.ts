@@ -19,6 +19,7 @@ export function createAdminHandler(world: World, info: Record<string, unknown> =
         case 'GET /_bench/health':
           return sendJson(res, 200, { ok: true, seq: world.clock.current, ...info });
         case 'GET /_bench/state':
+          await world.importServices();
           return sendJson(res, 200, world.state());
         case 'POST /_bench/reset': {
           req.resume();

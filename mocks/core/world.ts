@@ -19,7 +19,14 @@ export type { WorldRequest, WorldResponse } from './world-request.js';
 export interface HostedService {
   id: string;
   hostnames: readonly string[];
-  definition: ServiceDefinition;
+  /** The mock; with `importDefinition`, undefined until that has resolved (it may be a getter). */
+  readonly definition?: ServiceDefinition;
+  /**
+   * Imports the mock's module when the service is first asked for (a lazy service only): most
+   * trials touch one or two of the catalog's services, and importing all of them was half of
+   * `toolbench world`'s start. `World.dispatch` awaits it; `importServices` does it ahead.
+   */
+  importDefinition?: () => Promise<ServiceDefinition>;
   /** The parsed dataset; with `lazy`, read (it may be a getter that parses) only when the service loads. */
   data: unknown;
   /**
@@ -55,6 +62,7 @@ export interface WorldConfig {
 
 interface ServiceRuntime {
   hosted: HostedService;
+  definition: ServiceDefinition;
   store: DocumentStore;
   ids: SeededIds;
   initial: { store: StoreSnapshot; ids: IdCounters };
@@ -91,15 +99,17 @@ export class World {
 
   /** Loads one service's dataset into a store of its own. */
   private load(hosted: HostedService): ServiceRuntime {
+    const definition = hosted.definition;
+    if (!definition) throw new Error(`toolbench: the ${hosted.id} mock is not imported yet (await world.importServices() before reading it)`);
     const store = new DocumentStore();
     const ids = new SeededIds(this.config.seed, hosted.id);
     try {
-      hosted.definition.load(hosted.data, { service: hosted.id, store, ids, epochMs: this.config.epochMs });
+      definition.load(hosted.data, { service: hosted.id, store, ids, epochMs: this.config.epochMs });
     } catch (error) {
       if (isToolbenchError(error)) throw error;
       throw new ToolbenchError('TB_ERR_DATASET', `${hosted.id} dataset cannot be loaded: ${(error as Error).message}`, { cause: error });
     }
-    const runtime: ServiceRuntime = { hosted, store, ids, initial: { store: store.snapshot(), ids: ids.snapshot() } };
+    const runtime: ServiceRuntime = { hosted, definition, store, ids, initial: { store: store.snapshot(), ids: ids.snapshot() } };
     this.runtimes.set(hosted.id, runtime);
     return runtime;
   }
@@ -112,9 +122,12 @@ export class World {
     return hosted && this.load(hosted);
   }
 
-  /** Every service's runtime in the catalog's order, loading those not loaded yet. */
+  /**
+   * Every imported service's runtime in the catalog's order, loading those not loaded yet. A mock
+   * not imported yet has had no request: its service is its baseline, the same in every world.
+   */
   private allRuntimes(): [string, ServiceRuntime][] {
-    return [...this.hosted.keys()].map((id) => [id, this.runtime(id)!]);
+    return [...this.hosted.values()].filter((hosted) => hosted.definition).map((hosted) => [hosted.id, this.runtime(hosted.id)!]);
   }
 
   get serviceIds(): string[] {
@@ -127,8 +140,31 @@ export class World {
     return found && 'service' in found ? found.service : undefined;
   }
 
-  /** Serves one request; resolves after its journal entry has been handed to the store. */
+  /**
+   * Imports the mocks of `services` (every service without it) not imported yet, so that reading
+   * their state or processing a request synchronously (replay) finds them.
+   */
+  async importServices(services?: readonly string[]): Promise<void> {
+    const hosted = (services ?? [...this.hosted.keys()]).map((id) => this.hosted.get(id));
+    await Promise.all(hosted.map((h) => (h && !h.definition ? h.importDefinition?.() : undefined)));
+  }
+
+  /** The import a request must wait for: its service's mock, when that is not imported yet. */
+  private pendingImport(request: WorldRequest): Promise<unknown> | undefined {
+    const id = request.service ?? this.serviceForHost(request.host);
+    const hosted = id === undefined ? undefined : this.hosted.get(id);
+    return hosted && !hosted.definition ? hosted.importDefinition?.() : undefined;
+  }
+
+  /**
+   * Serves one request; resolves after its journal entry has been handed to the store. A request
+   * to a service whose mock is not imported yet waits for the import before it takes its sequence
+   * number: requests in flight at once may be numbered in another order than they arrived, as
+   * any concurrent requests may; the journal's order is the one replay follows.
+   */
   async dispatch(request: WorldRequest): Promise<WorldResponse> {
+    const importing = this.pendingImport(request);
+    if (importing) await importing;
     const entry = this.process(request);
     await this.journal.append(entry);
     return { seq: entry.seq, ...entry.response, fault: entry.fault };
@@ -159,10 +195,10 @@ export class World {
 
   /** The service's name for the request; a naming function that throws is a mock bug, reported, and names nothing. */
   private operationOf(runtime: ServiceRuntime, req: ServiceRequest): OperationRef | null {
-    const name = runtime.hosted.definition.operation;
+    const name = runtime.definition.operation;
     if (!name) return null;
     try {
-      return name.call(runtime.hosted.definition, req);
+      return name.call(runtime.definition, req);
     } catch (error) {
       (this.config.onHandlerError ?? reportHandlerError)(error, runtime.hosted.id, { host: '', method: req.method, target: req.target, headers: req.headers, body: req.body });
       return null;
@@ -199,7 +235,7 @@ export class World {
     if (this.addons.length === 0) return null;
     const q = request.target.indexOf('?');
     const path = q === -1 ? request.target : request.target.slice(0, q);
-    const routes = runtime.hosted.definition.routes;
+    const routes = runtime.definition.routes;
     let route: string | undefined;
     const exchange: Exchange = {
       seq: tick.seq, nowMs: tick.nowMs, seed: this.config.seed, service: runtime.hosted.id, request, path,
@@ -224,15 +260,15 @@ export class World {
 
   /** The service's answer for a fault (else the generic one); whatever it writes is rolled back. */
   private renderFault(runtime: ServiceRuntime, request: WorldRequest, serviceRequest: ServiceRequest, order: FaultOrder, seq: number, nowMs: number): ServiceResponse {
-    const { hosted, store, ids } = runtime;
-    const render = hosted.definition.fault;
+    const { hosted, definition, store, ids } = runtime;
+    const render = definition.fault;
     if (!render) return genericFaultResponse(order);
     const ctx: ServiceContext = { service: hosted.id, store, ids, epochMs: this.config.epochMs, seq, nowMs };
     const counters = ids.snapshot();
     let response: ServiceResponse = genericFaultResponse(order);
     try {
       store.transaction(() => {
-        response = render.call(hosted.definition, order, serviceRequest, ctx);
+        response = render.call(definition, order, serviceRequest, ctx);
         throw ROLLBACK;
       });
     } catch (error) {
@@ -244,18 +280,18 @@ export class World {
   }
 
   private runHandler(runtime: ServiceRuntime, request: WorldRequest, serviceRequest: ServiceRequest, seq: number, nowMs: number): ServiceResponse {
-    const { hosted, store, ids } = runtime;
+    const { hosted, definition, store, ids } = runtime;
     const ctx: ServiceContext = { service: hosted.id, store, ids, epochMs: this.config.epochMs, seq, nowMs };
-    if (request.oversize) return hosted.definition.reject('payload_too_large', ctx);
+    if (request.oversize) return definition.reject('payload_too_large', ctx);
     const counters = ids.snapshot();
     try {
-      return store.transaction(() => hosted.definition.handle(serviceRequest, ctx));
+      return store.transaction(() => definition.handle(serviceRequest, ctx));
     } catch (error) {
       ids.restore(counters);
       // A handler that throws is a bug in the mock; the agent sees the service's 500 and the
       // world keeps serving, and the bug is reported rather than lost.
       (this.config.onHandlerError ?? reportHandlerError)(error, hosted.id, request);
-      return hosted.definition.reject('internal_error', ctx);
+      return definition.reject('internal_error', ctx);
     }
   }
 
@@ -293,7 +329,7 @@ export class World {
     return { seq: tick.seq, ...entry.response, fault: null };
   }
 
-  /** Every service's documents, or only `services`' (a copy). */
+  /** Every imported service's documents (`importServices` imports the rest), or only `services`' (a copy). */
   state(services?: readonly string[]): Record<string, StoreDump> {
     const out: Record<string, StoreDump> = {};
     for (const [id, runtime] of this.runtimesOf(services)) out[id] = runtime.store.dump();
@@ -316,7 +352,7 @@ export class World {
 
   /**
    * What a grader compares: each service's documents plus its derived views, now or as loaded;
-   * every service, or only `services` (loading those not loaded yet).
+   * every imported service, or only `services` (loading those not loaded yet).
    */
   gradingState(when: 'now' | 'initial' = 'now', services?: readonly string[]): Record<string, StoreDump> {
     const out: Record<string, StoreDump> = {};
@@ -326,12 +362,12 @@ export class World {
         store = new DocumentStore();
         store.restore(runtime.initial.store);
       }
-      out[id] = { ...store.dump(), ...runtime.hosted.definition.views?.(store) };
+      out[id] = { ...store.dump(), ...runtime.definition.views?.(store) };
     }
     return out;
   }
 
-  /** A service's definition (for its volatile fields and views). */
+  /** A service's definition (for its volatile fields and views); undefined while not imported. */
   definition(service: string): ServiceDefinition | undefined {
     return this.hosted.get(service)?.definition;
   }

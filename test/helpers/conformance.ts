@@ -1,7 +1,7 @@
 import type { TestFn } from 'ava';
 import type { z } from 'zod';
 import { scenarioOf, sweepTools, type SweepProfile } from '../../catalog/sweep.js';
-import { prepareWorld } from '../../scenarios/world.js';
+import { prepareWorld } from './prepare-world.js';
 import { FAULT_KINDS, FaultRuleSchema, type FaultKind } from '../../mocks/core/fault-plan.js';
 import { genericFaultResponse } from '../../mocks/core/faults.js';
 import type { HeaderList } from '../../mocks/core/http.js';

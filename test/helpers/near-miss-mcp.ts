@@ -32,6 +32,7 @@ export async function nearMissOverMcp(dir: string, manifest: ScenarioManifest, c
       if (result.isError) throw new Error(`${call.tool}: ${JSON.stringify(result.content)}`);
     }
     const result = await gradeWorld(stack, { agent: 'near-miss', answer: answer ?? manifest.oracle.answer ?? null, output: '', exit: { code: 0, signal: null }, interrupted: false });
+    await stack.world.importServices();
     const state: ServiceStates = stack.world.state();
     return { result, state, failed: [...new Set(result.checks.filter((c) => !c.ok).map((c) => c.description.split(": ")[0]!))] };
   } finally {

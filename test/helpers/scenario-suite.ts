@@ -86,7 +86,7 @@ export function scenarioSuite({ service, services = [service], dirs, credentialO
     const manifest = manifests.get(dir)!;
 
     test(`${manifest.id}: valid scenario (manifest, dataset, instruction, credential, oracle arguments)`, async (t) => {
-      t.deepEqual(validateScenario(dir), []);
+      t.deepEqual(await validateScenario(dir), []);
       t.is(manifest.id, relative('scenarios', dir).split('/').join('/'), 'the id is the folder');
       t.is(manifest.group as string, manifest.id.split('/')[0] ?? '');
       t.deepEqual(manifest.services, services);

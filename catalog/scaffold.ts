@@ -8,7 +8,7 @@ import { GroupSchema } from './schema.js';
  * `toolbench scaffold service NAME`: a new service's files, from the kit's templates
  * (mocks/kit/templates/): the mock (defineService over an example operation set), its dataset
  * schema, its conformance world and sweep profile, a baseline dataset, a conformance test, its
- * catalog entry (with a commented endpoint template) and its line in mocks/index.ts. Nothing is
+ * catalog entry (with a commented endpoint template) and its lines in mocks/index.ts and mocks/registry.ts. Nothing is
  * written when any target exists already.
  */
 export interface ScaffoldOptions {
@@ -67,6 +67,8 @@ export function scaffoldService(options: ScaffoldOptions): ScaffoldResult {
   }
   const indexPath = join(root, 'mocks', 'index.ts');
   const index = registerInIndex(readFileSync(indexPath, 'utf8'), name, `${ident}Service`, indexPath);
+  const registryPath = join(root, 'mocks', 'registry.ts');
+  const registry = registerInRegistry(readFileSync(registryPath, 'utf8'), name, `${ident}Service`, registryPath);
   const templates = join(root, 'mocks', 'kit', 'templates');
   const fill = (text: string) => text.replace(/__[A-Za-z_]+?__/g, (key) => values[key] ?? key);
 
@@ -79,7 +81,17 @@ export function scaffoldService(options: ScaffoldOptions): ScaffoldResult {
   const catalogText = readFileSync(catalogPath, 'utf8');
   writeFileSync(catalogPath, catalogText.replace(/\n*$/, '\n') + fill(readFileSync(join(templates, 'catalog.toml.tmpl'), 'utf8')));
   writeFileSync(indexPath, index);
-  return { created: files.map(([, target]) => target), changed: ['catalog/services.toml', 'mocks/index.ts'] };
+  writeFileSync(registryPath, registry);
+  return { created: files.map(([, target]) => target), changed: ['catalog/services.toml', 'mocks/index.ts', 'mocks/registry.ts'] };
+}
+
+/** mocks/registry.ts with the new service's line (the template's version, '1') before the list's end. */
+function registerInRegistry(text: string, name: string, exported: string, path: string): string {
+  const lines = text.split('\n');
+  const close = lines.findIndex((line) => line === '];');
+  if (close === -1) throw new ToolbenchError('TB_ERR_USAGE', `${path}: cannot find where to register the service (a list closed by "];"); add it by hand`);
+  lines.splice(close, 0, `  { id: '${name}', version: '1', load: async () => (await import('./${name}/index.js')).${exported} },`);
+  return lines.join('\n');
 }
 
 /** mocks/index.ts with the new service imported and in the map. */

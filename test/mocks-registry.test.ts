@@ -8,7 +8,7 @@ test('the registry lists every mock with its definition\'s id and version, in th
   t.deepEqual([...serviceModules.keys()], [...serviceDefinitions.keys()]);
   for (const module of serviceModules.values()) {
     const definition = await module.load();
-    t.is(definition, serviceDefinitions.get(module.id), module.id);
+    t.true(definition === serviceDefinitions.get(module.id), `${module.id}: the registry imports the module mocks/index.ts lists`);
     t.is(definition.id, module.id);
     t.is(module.version, definition.version, `${module.id}: the version the journal header records is the mock's own`);
   }

@@ -38,6 +38,7 @@ test.serial('scaffold writes the service, its catalog entry, baseline dataset an
   t.like(catalog.services.find((s) => s.id === 'acme-crm'), { group: 'business', hostnames: ['api.acme-crm.example'], auth: 'bearer' });
   t.is(new Set(catalog.services.map((s) => s.port)).size, catalog.services.length, 'a port of its own');
   t.regex(readFileSync(join(copy, 'mocks', 'index.ts'), 'utf8'), /\[acmeCrmService\.id, acmeCrmService\],/);
+  t.regex(readFileSync(join(copy, 'mocks', 'registry.ts'), 'utf8'), /\{ id: 'acme-crm', version: '1', load: async \(\) => \(await import\('\.\/acme-crm\/index\.js'\)\)\.acmeCrmService \},/);
   t.regex(readFileSync(join(copy, 'catalog', 'services.toml'), 'utf8'), /^# \[\[endpoints\]\]$/m, 'a commented endpoint template');
 
   const catalogBefore = readFileSync(join(copy, 'catalog', 'services.toml'), 'utf8');
@@ -58,7 +59,7 @@ test.serial('scaffold writes the service, its catalog entry, baseline dataset an
 
 test.serial('the scaffolded service type-checks and its generated conformance test passes as generated', async (t) => {
   t.timeout(8 * 60_000);
-  writeFileSync(join(copy, 'tsconfig.scaffold.json'), JSON.stringify({ extends: './tsconfig.json', include: ['mocks/acme-crm/**/*.ts', 'mocks/index.ts', 'test/conformance-acme-crm.test.ts'] }));
+  writeFileSync(join(copy, 'tsconfig.scaffold.json'), JSON.stringify({ extends: './tsconfig.json', include: ['mocks/acme-crm/**/*.ts', 'mocks/index.ts', 'mocks/registry.ts', 'test/conformance-acme-crm.test.ts'] }));
   const tsc = await runTsx([join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.scaffold.json', '--noEmit'], { cwd: copy, env: process.env });
   t.is(tsc.code, 0, tsc.stdout + tsc.stderr);
   const ava = await runTsx([join(ROOT, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), 'test/conformance-acme-crm.test.ts'], { cwd: copy, env: { ...process.env, CI: '1' } });

@@ -58,8 +58,7 @@ export interface PreparedWorld {
  */
 export async function prepareWorld(options: OpenWorldOptions): Promise<PreparedWorld> {
   const plan = planWorld(options);
-  const definitions = new Map(await Promise.all(plan.eager.map(async (id) => [id, await serviceModules.get(id)!.load()] as const)));
-  return plan.build((id) => definitions.get(id)!);
+  return plan.build(new Map(await Promise.all(plan.eager.map(async (id) => [id, await serviceModules.get(id)!.load()] as const))));
 }
 
 /**
@@ -67,12 +66,7 @@ export async function prepareWorld(options: OpenWorldOptions): Promise<PreparedW
  * that has imported them all already (tests, tools that read every service).
  */
 export function prepareWorldWith(definitions: ReadonlyMap<string, ServiceDefinition>, options: OpenWorldOptions): PreparedWorld {
-  const plan = planWorld(options);
-  return plan.build((id) => {
-    const definition = definitions.get(id);
-    if (!definition) throw new ToolbenchError('TB_ERR_CATALOG', `service "${id}" has no mock among the definitions given`);
-    return definition;
-  }, definitions);
+  return planWorld(options).build(definitions);
 }
 
 /** What `prepareWorld` decides before importing anything: which mocks it needs now, then how to build. */
@@ -97,12 +91,14 @@ function planWorld(options: OpenWorldOptions) {
     const lazy = source?.baseline === true && options.baselineDir === undefined;
     return { entry, module, source, lazy };
   });
-  const build = (definitionOf: (id: string) => ServiceDefinition, imported?: ReadonlyMap<string, ServiceDefinition>): PreparedWorld => {
+  // `definitions` holds at least every eager service's mock; a lazy one found there is imported already.
+  const build = (definitions: ReadonlyMap<string, ServiceDefinition>): PreparedWorld => {
     const baselines: Record<string, string> = {};
     const services = entries.map(({ entry, module, source, lazy }): HostedService => {
       if (source?.baseline) baselines[entry.id] = fileHash(source.file);
-      if (lazy) return lazyBaseline(entry.id, entry.hostnames, module, source!.file, imported?.get(entry.id));
-      const definition = definitionOf(entry.id);
+      if (lazy) return lazyBaseline(entry.id, entry.hostnames, module, source!.file, definitions.get(entry.id));
+      const definition = definitions.get(entry.id);
+      if (!definition) throw new ToolbenchError('TB_ERR_CATALOG', `service "${entry.id}" has no mock among the definitions given`);
       return { id: entry.id, hostnames: entry.hostnames, definition, data: loadDatasetFile(source?.file ?? null, definition) };
     });
     return finishWorld(options, { catalog, scenarioDir, manifest, known, services, baselines });

@@ -145,13 +145,11 @@ export class World {
    * their state or processing a request synchronously (replay) finds them.
    */
   async importServices(services?: readonly string[]): Promise<void> {
-    const hosted = (services ?? [...this.hosted.keys()]).map((id) => this.hosted.get(id));
-    await Promise.all(hosted.map((h) => (h && !h.definition ? h.importDefinition?.() : undefined)));
+    await Promise.all((services ?? [...this.hosted.keys()]).map((id) => this.importOf(id)));
   }
 
-  /** The import a request must wait for: its service's mock, when that is not imported yet. */
-  private pendingImport(request: WorldRequest): Promise<unknown> | undefined {
-    const id = request.service ?? this.serviceForHost(request.host);
+  /** The import of `id`'s mock, while it is not imported yet (else undefined). */
+  private importOf(id: string | undefined): Promise<unknown> | undefined {
     const hosted = id === undefined ? undefined : this.hosted.get(id);
     return hosted && !hosted.definition ? hosted.importDefinition?.() : undefined;
   }
@@ -163,7 +161,7 @@ export class World {
    * any concurrent requests may; the journal's order is the one replay follows.
    */
   async dispatch(request: WorldRequest): Promise<WorldResponse> {
-    const importing = this.pendingImport(request);
+    const importing = this.importOf(request.service ?? this.serviceForHost(request.host));
     if (importing) await importing;
     const entry = this.process(request);
     await this.journal.append(entry);

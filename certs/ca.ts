@@ -1,11 +1,12 @@
-import { X509Certificate } from 'node:crypto';
+import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { rootCertificates } from 'node:tls';
-import forge from 'node-forge';
+import type Forge from 'node-forge';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import { readPrivateFile, writeAtomic } from './files.js';
-import { generateRsaKeyPem, publicKeyHash, publicKeyOf, sameKey } from './keys.js';
+import { forge } from './forge.js';
+import { generateRsaKeyPem, publicKeyHash } from './keys.js';
 import { covers, nameConstraintsExtension, permittedDnsNames } from './name-constraints.js';
 
 /**
@@ -28,8 +29,8 @@ export interface LoadedCa {
   keyPath: string;
   bundlePath: string;
   certPem: string;
-  cert: forge.pki.Certificate;
-  key: forge.pki.rsa.PrivateKey;
+  /** The CA's private key (Node's, for signing leaves natively). */
+  key: KeyObject;
   /** sha256 of the certificate's DER, lower-case hex. */
   fingerprint: string;
   /** The DNS names its Name Constraints permit. */
@@ -73,12 +74,12 @@ export function createCa(dir: string, hostnames: readonly string[], options: CaO
   const paths = caPaths(dir);
   const bits = options.keyBits ?? DEFAULT_KEY_BITS;
   const keyPem = generateRsaKeyPem(bits);
-  const key = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey;
-  const publicKey = publicKeyOf(key);
-  const keyId = publicKeyHash(publicKey);
+  const { pki, md } = forge();
+  const key = pki.privateKeyFromPem(keyPem) as Forge.pki.rsa.PrivateKey;
+  const keyId = publicKeyHash(keyPem);
 
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = publicKey;
+  const cert = pki.createCertificate();
+  cert.publicKey = pki.setRsaPublicKey(key.n, key.e);
   cert.serialNumber = '40' + keyId.slice(2, 32);
   const start = validityStart(options.now ?? new Date());
   cert.validity.notBefore = start;
@@ -95,8 +96,8 @@ export function createCa(dir: string, hostnames: readonly string[], options: CaO
     { name: 'subjectKeyIdentifier' },
     nameConstraintsExtension([...new Set(hostnames.map((h) => h.toLowerCase()))].sort()),
   ]);
-  cert.sign(key, forge.md.sha256.create());
-  const certPem = forge.pki.certificateToPem(cert);
+  cert.sign(key, md.sha256.create());
+  const certPem = pki.certificateToPem(cert);
 
   mkdirSync(dirname(paths.dir), { recursive: true });
   const staging = mkdtempSync(join(dirname(paths.dir), `.${basename(paths.dir)}.new-`));
@@ -130,24 +131,27 @@ export function loadCa(dir: string): LoadedCa {
   if (!existsSync(paths.keyPath)) throw new ToolbenchError('TB_ERR_CERTS', `the CA in ${paths.dir} has no private key (ca-key.pem)`);
   const certPem = readFileSync(paths.certPath, 'utf8');
   const keyPem = readPrivateFile(paths.keyPath, 'CA key');
-  let cert: forge.pki.Certificate;
-  let key: forge.pki.rsa.PrivateKey;
+  // Node's native X.509 and key parsers: node-forge's pure-JavaScript ones (and importing forge)
+  // were most of the certificates' share of a world's start.
+  let cert: X509Certificate;
+  let key: KeyObject;
+  let permitted: string[] | null;
   try {
-    cert = forge.pki.certificateFromPem(certPem);
-    key = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey;
+    cert = new X509Certificate(certPem);
+    key = createPrivateKey(keyPem);
+    permitted = permittedDnsNames(cert.raw);
   } catch (error) {
     throw new ToolbenchError('TB_ERR_CERTS', `the CA in ${paths.dir} cannot be read: ${(error as Error).message}`, { cause: error });
   }
-  if (!sameKey(cert.publicKey, publicKeyOf(key))) {
+  if (key.asymmetricKeyType !== 'rsa' || !cert.checkPrivateKey(key)) {
     throw new ToolbenchError('TB_ERR_CERTS', `ca.pem and ca-key.pem in ${paths.dir} do not belong together; run \`toolbench certs init --dir ${dir} --force\``);
   }
-  const permitted = permittedDnsNames(cert);
   if (permitted === null) {
     throw new ToolbenchError('TB_ERR_CERTS', `the CA in ${paths.dir} has no Name Constraints; toolbench only uses constrained CAs (\`toolbench certs init --dir ${dir} --force\`)`);
   }
   if (!existsSync(paths.bundlePath)) writeAtomic(paths.bundlePath, bundle(certPem), 0o644);
-  const fingerprint = new X509Certificate(certPem).fingerprint256.replaceAll(':', '').toLowerCase();
-  return { dir: paths.dir, certPath: paths.certPath, keyPath: paths.keyPath, bundlePath: paths.bundlePath, certPem, cert, key, fingerprint, permitted };
+  const fingerprint = cert.fingerprint256.replaceAll(':', '').toLowerCase();
+  return { dir: paths.dir, certPath: paths.certPath, keyPath: paths.keyPath, bundlePath: paths.bundlePath, certPem, key, fingerprint, permitted };
 }
 
 /**

@@ -1,11 +1,13 @@
+import { createPrivateKey } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import forge from 'node-forge';
+import type Forge from 'node-forge';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import { caPaths, type LoadedCa } from './ca.js';
 import { readPrivateFile, writeAtomic } from './files.js';
 import { generateRsaKeyPem } from './keys.js';
-import { leafIsUsable, signLeaf } from './leaf.js';
+import { forge } from './forge.js';
+import { leafIsUsable, rsaModulus, signLeaf } from './leaf.js';
 import { isSuffixName, permits } from './name-constraints.js';
 
 /** A server certificate and the shared leaf key, both PEM. */
@@ -24,16 +26,22 @@ export interface PrepareStats {
 
 /**
  * Leaf certificates for a CA: one shared leaf key (never a key per host), leaves issued for
- * every concrete hostname up front by `prepare`, and for hosts under a pattern's suffix when first
- * asked (`issue`: one signature with the shared key, never a key generation); all cached in
- * memory and on disk under `leaves/<CA fingerprint>/<host>.pem`, so a warm start signs nothing.
+ * every concrete hostname up front by `prepare` (or on a permitted host's first `get`, after
+ * `permit`), and for hosts under a pattern's suffix when first asked (`issue`: one signature
+ * with the shared key, never a key generation); all cached in memory and on disk under
+ * `leaves/<CA fingerprint>/<host>.pem`, so a warm start signs nothing.
  */
 export class LeafCache {
   private readonly byHost = new Map<string, Leaf>();
+  /** Hosts `permit` checked against the CA, whose leaves `get` loads or signs on first use. */
+  private readonly permitted = new Map<string, Date | undefined>();
   private readonly dir: string;
+  private readonly modulus: string | undefined;
+  private forgeKey: Forge.pki.rsa.PrivateKey | undefined;
 
-  private constructor(readonly ca: LoadedCa, private readonly keyPem: string, private readonly key: forge.pki.rsa.PrivateKey) {
+  private constructor(readonly ca: LoadedCa, private readonly keyPem: string) {
     this.dir = join(caPaths(ca.dir).leavesDir, ca.fingerprint.slice(0, 32));
+    this.modulus = rsaModulus(createPrivateKey(keyPem));
   }
 
   /** The cache of `ca`, with the CA directory's leaf key (made if missing). */
@@ -41,7 +49,25 @@ export class LeafCache {
     const { leafKeyPath } = caPaths(ca.dir);
     if (!existsSync(leafKeyPath)) writeAtomic(leafKeyPath, generateRsaKeyPem(options.keyBits ?? 2048), 0o600);
     const keyPem = readPrivateFile(leafKeyPath, 'leaf key');
-    return new LeafCache(ca, keyPem, forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey);
+    try {
+      return new LeafCache(ca, keyPem);
+    } catch (error) {
+      throw new ToolbenchError('TB_ERR_CERTS', `the leaf key ${leafKeyPath} cannot be read: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  /**
+   * Checks every host against the CA's constraints now (the same error as `prepare`) and leaves
+   * reading, checking or signing its leaf to its first `get`: a world serves dozens of hostnames
+   * and its clients reach a few, and each cached leaf costs a native X.509 parse to check.
+   */
+  permit(hosts: readonly string[], now?: Date): void {
+    for (const raw of hosts) {
+      const host = raw.toLowerCase();
+      if (isSuffixName(host)) continue;
+      this.assertPermitted(host);
+      this.permitted.set(host, now);
+    }
   }
 
   /** Issues (or loads) the leaf of every host; only hosts the CA's constraints permit. `.suffix` names are skipped. */
@@ -50,15 +76,14 @@ export class LeafCache {
     for (const raw of hosts) {
       const host = raw.toLowerCase();
       if (this.byHost.has(host) || isSuffixName(host)) continue;
-      if (!permits(this.ca.permitted, host)) {
-        throw new ToolbenchError('TB_ERR_CERTS', `the CA in ${this.ca.dir} does not permit ${host} (it permits ${this.ca.permitted.join(', ')})`);
-      }
+      this.assertPermitted(host);
       const file = join(this.dir, `${host}.pem`);
       let certPem = existsSync(file) ? readFileSync(file, 'utf8') : null;
-      if (certPem !== null && leafIsUsable(certPem, host, this.key, now)) {
+      if (certPem !== null && this.modulus !== undefined && leafIsUsable(certPem, host, this.modulus, now)) {
         stats.loaded++;
       } else {
-        certPem = signLeaf(this.ca, this.key, host, now);
+        this.forgeKey ??= forge().pki.privateKeyFromPem(this.keyPem) as Forge.pki.rsa.PrivateKey;
+        certPem = signLeaf(this.ca, this.forgeKey, host, now);
         writeAtomic(file, certPem, 0o644);
         stats.signed++;
       }
@@ -67,9 +92,19 @@ export class LeafCache {
     return stats;
   }
 
-  /** The prepared leaf of `host` (case-insensitive); undefined for any other host. */
+  private assertPermitted(host: string): void {
+    if (!permits(this.ca.permitted, host)) {
+      throw new ToolbenchError('TB_ERR_CERTS', `the CA in ${this.ca.dir} does not permit ${host} (it permits ${this.ca.permitted.join(', ')})`);
+    }
+  }
+
+  /** The leaf of a prepared or permitted `host` (case-insensitive); undefined for any other host. */
   get(host: string): Leaf | undefined {
-    return this.byHost.get(host.toLowerCase());
+    const lower = host.toLowerCase();
+    const leaf = this.byHost.get(lower);
+    if (leaf || !this.permitted.has(lower)) return leaf;
+    this.prepare([lower], this.permitted.get(lower));
+    return this.byHost.get(lower);
   }
 
   /**
@@ -82,7 +117,8 @@ export class LeafCache {
     return this.byHost.get(host.toLowerCase())!;
   }
 
+  /** Hosts with a leaf in memory or permitted for one. */
   get hosts(): string[] {
-    return [...this.byHost.keys()];
+    return [...new Set([...this.byHost.keys(), ...this.permitted.keys()])];
   }
 }

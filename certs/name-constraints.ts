@@ -1,4 +1,6 @@
-import forge from 'node-forge';
+import type Forge from 'node-forge';
+import { childrenOf, contentOf, DER, readTlv } from './der.js';
+import { forge } from './forge.js';
 
 /**
  * X.509 Name Constraints (RFC 5280 §4.2.1.10), which node-forge cannot build by itself.
@@ -7,18 +9,19 @@ import forge from 'node-forge';
  */
 export const NAME_CONSTRAINTS_OID = '2.5.29.30';
 
-const { asn1 } = forge;
 const DNS_NAME = 2;
 const IP_ADDRESS = 7;
 
-function subtree(tag: number, value: string): forge.asn1.Asn1 {
+function subtree(tag: number, value: string): Forge.asn1.Asn1 {
+  const { asn1 } = forge();
   return asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, [
     asn1.create(asn1.Class.CONTEXT_SPECIFIC, tag, false, value),
   ]);
 }
 
 /** The extension for a node-forge certificate: critical, as RFC 5280 requires. */
-export function nameConstraintsExtension(permittedDnsNames: readonly string[]): { id: string; critical: true; value: forge.asn1.Asn1 } {
+export function nameConstraintsExtension(permittedDnsNames: readonly string[]): { id: string; critical: true; value: Forge.asn1.Asn1 } {
+  const { asn1 } = forge();
   const everyIPv4 = '\0'.repeat(8); // address 0.0.0.0, mask 0.0.0.0
   const everyIPv6 = '\0'.repeat(32);
   return {
@@ -31,19 +34,36 @@ export function nameConstraintsExtension(permittedDnsNames: readonly string[]): 
   };
 }
 
-/** The permitted DNS names of a certificate's Name Constraints; `null` if it has none. */
-export function permittedDnsNames(cert: forge.pki.Certificate): string[] | null {
-  const extension = cert.extensions.find((e: { id?: string }) => e.id === NAME_CONSTRAINTS_OID) as { value?: string } | undefined;
-  if (!extension || typeof extension.value !== 'string') return null;
-  const root = asn1.fromDer(extension.value);
-  const permitted = (root.value as forge.asn1.Asn1[]).find((part) => part.tagClass === asn1.Class.CONTEXT_SPECIFIC && part.type === 0);
-  if (!permitted) return [];
-  const names: string[] = [];
-  for (const generalSubtree of permitted.value as forge.asn1.Asn1[]) {
-    const base = (generalSubtree.value as forge.asn1.Asn1[])[0];
-    if (base && base.tagClass === asn1.Class.CONTEXT_SPECIFIC && base.type === DNS_NAME) names.push(base.value as string);
+const NAME_CONSTRAINTS_OID_DER = Buffer.from([0x55, 0x1d, 0x1e]); // 2.5.29.30
+
+/**
+ * The permitted DNS names of a certificate's Name Constraints (its DER, e.g. X509Certificate's
+ * `raw`); `null` if it has none. Certificate → tbsCertificate → [3] extensions → the extension
+ * whose OID is 2.5.29.30 → its OCTET STRING's NameConstraints → [0] permittedSubtrees → each
+ * GeneralSubtree's base when it is a dNSName ([2]).
+ */
+export function permittedDnsNames(der: Uint8Array): string[] | null {
+  const certificate = readTlv(der, 0);
+  const tbs = childrenOf(der, certificate)[0];
+  const extensions = tbs && childrenOf(der, tbs).find((part) => part.tag === DER.context(3));
+  if (!extensions) return null;
+  const list = childrenOf(der, extensions)[0];
+  for (const extension of list ? childrenOf(der, list) : []) {
+    const [oid, ...rest] = childrenOf(der, extension);
+    if (oid?.tag !== DER.OID || !NAME_CONSTRAINTS_OID_DER.equals(contentOf(der, oid))) continue;
+    const value = rest.find((part) => part.tag === DER.OCTET_STRING);
+    if (!value) return null;
+    const constraints = readTlv(der, value.start);
+    const permitted = childrenOf(der, constraints).find((part) => part.tag === DER.context(0));
+    if (!permitted) return [];
+    const names: string[] = [];
+    for (const generalSubtree of childrenOf(der, permitted)) {
+      const base = childrenOf(der, generalSubtree)[0];
+      if (base?.tag === DER.contextPrimitive(DNS_NAME)) names.push(Buffer.from(contentOf(der, base)).toString('latin1'));
+    }
+    return names;
   }
-  return names;
+  return null;
 }
 
 /**

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import forge from 'node-forge';
@@ -7,7 +8,7 @@ import { createCa, ensureCa, LeafCache, loadCa, openCertificates, signLeaf } fro
 import { writeAtomic } from '../certs/files.js';
 import { generateRsaKeyPem } from '../certs/keys.js';
 import { leafSerial } from '../certs/leaf.js';
-import { permits } from '../certs/name-constraints.js';
+import { permits, permittedDnsNames } from '../certs/name-constraints.js';
 import { run } from './helpers/proxy-processes.js';
 
 const HOSTS = ['api.github.com', 'slack.com'];
@@ -106,4 +107,47 @@ test('an existing CA that does not cover a catalog host is an error, not silentl
   const fingerprint = loadCa(dir).fingerprint;
   t.is(ensureCa(dir, HOSTS).created, false);
   t.is(loadCa(dir).fingerprint, fingerprint);
+});
+
+test('openCertificates checks every host now and reads or signs a leaf only on its first use', (t) => {
+  const own = temp();
+  const { ca, leaves } = openCertificates(own, HOSTS, { keyBits: 1024 });
+  const leafDir = join(own, 'leaves', ca.fingerprint.slice(0, 32));
+  t.false(existsSync(join(leafDir, 'slack.com.pem')));
+  const slack = leaves.get('Slack.com')!;
+  t.is(slack.certPem, readFileSync(join(leafDir, 'slack.com.pem'), 'utf8'));
+  t.false(existsSync(join(leafDir, 'api.github.com.pem')));
+  t.is(leaves.get('example.com'), undefined);
+  t.throws(() => openCertificates(own, [...HOSTS, 'example.com']), { code: 'TB_ERR_CERTS', message: /does not permit example\.com/ } as never);
+});
+
+test('loading a CA refuses a key of another CA and a certificate without Name Constraints, naming the fix', async (t) => {
+  const other = temp();
+  createCa(other, HOSTS, { keyBits: 1024 });
+  writeAtomic(join(other, 'ca-key.pem'), generateRsaKeyPem(1024), 0o600);
+  t.throws(() => loadCa(other), { code: 'TB_ERR_CERTS', message: /do not belong together.*--force/ } as never);
+
+  // An unconstrained CA made by openssl (not by toolbench).
+  const plain = temp();
+  mkdirSync(plain, { recursive: true });
+  const made = await run('openssl', ['req', '-x509', '-newkey', 'rsa:1024', '-nodes', '-subj', '/CN=plain', '-days', '2',
+    '-keyout', join(plain, 'ca-key.pem'), '-out', join(plain, 'ca.pem')]);
+  t.is(made.code, 0, made.stderr);
+  chmodSync(join(plain, 'ca-key.pem'), 0o600);
+  t.throws(() => loadCa(plain), { code: 'TB_ERR_CERTS', message: /has no Name Constraints/ } as never);
+
+  writeFileSync(join(plain, 'ca.pem'), '-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n');
+  t.throws(() => loadCa(plain), { code: 'TB_ERR_CERTS', message: /cannot be read/ } as never);
+});
+
+test("Name Constraints read natively agree with node-forge's parse; a leaf has none", (t) => {
+  const ca = loadCa(dir);
+  const cert = forge.pki.certificateFromPem(ca.certPem);
+  const extension = cert.extensions.find((e: { id?: string }) => e.id === '2.5.29.30') as { value: string };
+  const permitted = forge.asn1.fromDer(extension.value).value[0] as forge.asn1.Asn1;
+  const names = (permitted.value as forge.asn1.Asn1[]).map((subtree) => ((subtree.value as forge.asn1.Asn1[])[0]!.value as string));
+  t.deepEqual(ca.permitted, names);
+  const leaves = LeafCache.open(ca);
+  leaves.prepare(['slack.com']);
+  t.is(permittedDnsNames(new X509Certificate(leaves.get('slack.com')!.certPem).raw), null);
 });

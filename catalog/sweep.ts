@@ -48,6 +48,12 @@ export interface SweepOptions {
   readonly snapshotDir?: string;
   /** Per tool call (default: the profile's `toolTimeoutMs`, else 30 s): a tool that hangs is a transport error. */
   readonly timeoutMs?: number;
+  /**
+   * A sample of the tools to call (default: every one), asked for each tool the profile does not
+   * order explicitly, with its place among them: the test suite's normal run calls a sample, its
+   * long run (and `toolbench coverage`) every tool.
+   */
+  readonly include?: (tool: string, index: number) => boolean;
   /** Told before each call. */
   readonly onTool?: (endpoint: string, tool: string, index: number, total: number) => void;
 }
@@ -75,7 +81,7 @@ export async function sweepTools(options: SweepOptions): Promise<SweepResult> {
       if (!snapshot) unsnapshotted.push(entry.id);
       else planned.push({ endpoint: entry.id, url: stack.addresses().mcp[entry.id]!, snapshot });
     }
-    const total = planned.reduce((n, p) => n + p.snapshot.tools.length, 0);
+    const total = planned.reduce((n, p) => n + chosenTools(p.snapshot, profile, options.include).length, 0);
     const [{ Client }, { StreamableHTTPClientTransport }, { McpError, ErrorCode }] = await Promise.all([
       import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/client/streamableHttp.js'), import('@modelcontextprotocol/sdk/types.js'),
     ]);
@@ -86,9 +92,10 @@ export async function sweepTools(options: SweepOptions): Promise<SweepResult> {
       const client = new Client({ name: 'toolbench-sweep', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       try {
-        for (const tool of orderTools(snapshot.tools, profile.order ?? [])) {
+        for (const tool of chosenTools(snapshot, profile, options.include)) {
           options.onTool?.(endpoint, tool.name, index++, total);
-          const args = sweepArguments(profile, tool, stack.world.state([service])[service] ?? {});
+          // Only a profile's argsFor reads the state: exporting it per tool was a dump of the whole dataset each call.
+          const args = sweepArguments(profile, tool, profile.argsFor ? stack.world.state([service])[service] ?? {} : {});
           let transportError: string | null = null;
           let isError = false;
           let text = '';
@@ -131,6 +138,23 @@ export async function sweepTools(options: SweepOptions): Promise<SweepResult> {
   }
 }
 
+/**
+ * The tools a sweep calls, in the profile's order. `include` samples only the tools the profile
+ * leaves in the common rank: those it orders explicitly (creators first, deleters last, whose
+ * results later tools' arguments read from the state) are always called.
+ */
+function chosenTools(snapshot: ToolSnapshot, profile: SweepProfile, include: SweepOptions['include']): ToolSnapshot['tools'] {
+  const order = profile.order ?? [];
+  const ordered = orderTools(snapshot.tools, order);
+  if (!include) return ordered;
+  const rank = rankOf(order);
+  const counts = new Map<number, number>();
+  for (const tool of ordered) counts.set(rank(tool.name), (counts.get(rank(tool.name)) ?? 0) + 1);
+  const common = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+  let index = 0;
+  return ordered.filter((tool) => rank(tool.name) !== common || include(tool.name, index++));
+}
+
 /** A tool's arguments as the profile gives them: computed from the service's state now, or generated from its schema. */
 export function sweepArguments(profile: SweepProfile, tool: { name: string; inputSchema: unknown }, state: Record<string, Record<string, unknown>>): Record<string, unknown> {
   const inputSchema = tool.inputSchema as JsonSchema;
@@ -142,8 +166,12 @@ export function scenarioOf(profile: SweepProfile): string {
   return isAbsolute(profile.scenario) ? profile.scenario : join(TOOLBENCH_ROOT, profile.scenario);
 }
 
+function rankOf(first: readonly string[] | ((tool: string) => number)): (tool: string) => number {
+  return typeof first === 'function' ? first : (name: string) => (first.includes(name) ? first.indexOf(name) : first.length);
+}
+
 export function orderTools<T extends { name: string }>(tools: readonly T[], first: readonly string[] | ((tool: string) => number)): T[] {
-  const rank = typeof first === 'function' ? first : (name: string) => (first.includes(name) ? first.indexOf(name) : first.length);
+  const rank = rankOf(first);
   return [...tools].sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 

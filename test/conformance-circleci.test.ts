@@ -1,16 +1,15 @@
 import test from 'ava';
 import { z } from 'zod';
-import { sweepTools } from '../catalog/sweep.js';
 import { sweep } from '../mocks/circleci/conformance.js';
 import { conformance } from './helpers/conformance.js';
-import { testCaDir } from './helpers/proxy.js';
 
 // CircleCI through the conformance suite (test/helpers/conformance.ts): determinism, seeds, error
 // and fault shapes, volatile fields, and the 13 tools of @circleci/mcp-server-circleci through MCP.
 
 const TOKEN = 'CCIPAT_conformance_9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c';
 
-conformance(test, {
+const suite = conformance(test, {
+  fullSweep: true, // a test below reads every tool's outcome
   service: 'circleci',
   sweep,
   headers: [['Circle-Token', TOKEN]],
@@ -33,7 +32,7 @@ conformance(test, {
 });
 
 test('circleci: the 12 tools that call the API succeed against the mock (find_underused_resource_classes only reads a local CSV)', async (t) => {
-  const result = await sweepTools({ service: 'circleci', profile: sweep, caDir: testCaDir() });
+  const result = await suite.sweep();
   t.is(result.outcomes.length, 13);
   const failed = result.outcomes.filter((o) => o.tool !== 'find_underused_resource_classes' && (o.isError || o.transportError !== null)).map((o) => `${o.tool}: ${o.text.slice(0, 200)}`);
   t.deepEqual(failed, []);

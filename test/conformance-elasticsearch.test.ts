@@ -1,9 +1,7 @@
 import test from 'ava';
 import { z } from 'zod';
-import { sweepTools } from '../catalog/sweep.js';
 import { sweep } from '../mocks/elasticsearch/conformance.js';
 import { conformance } from './helpers/conformance.js';
-import { testCaDir } from './helpers/proxy.js';
 
 // Elasticsearch through the conformance suite (test/helpers/conformance.ts): determinism, seeds,
 // error and fault shapes, volatile fields, and the four tools of @elastic/mcp-server-elasticsearch
@@ -20,7 +18,8 @@ const QUERIES = [
   { no_such_query: {} },
 ];
 
-conformance(test, {
+const suite = conformance(test, {
+  fullSweep: true, // a test below reads every tool's outcome
   service: 'elasticsearch',
   sweep,
   headers: [['Authorization', WRITER], ['Accept', 'application/vnd.elasticsearch+json; compatible-with=9']],
@@ -55,7 +54,7 @@ conformance(test, {
 });
 
 test('elasticsearch: all 4 tools succeed against the mock through the base-URL stand-in, attributed to their tool calls', async (t) => {
-  const result = await sweepTools({ service: 'elasticsearch', profile: sweep, caDir: testCaDir() });
+  const result = await suite.sweep();
   t.is(result.outcomes.length, 4);
   const failed = result.outcomes.filter((o) => o.isError || o.transportError !== null || /^Error:/m.test(o.text)).map((o) => `${o.tool}: ${o.text.slice(0, 300)}`);
   t.deepEqual(failed, []);

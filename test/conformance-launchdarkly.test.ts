@@ -1,9 +1,7 @@
 import test from 'ava';
 import { z } from 'zod';
-import { sweepTools } from '../catalog/sweep.js';
 import { sweep } from '../mocks/launchdarkly/conformance.js';
 import { conformance } from './helpers/conformance.js';
-import { testCaDir } from './helpers/proxy.js';
 
 // LaunchDarkly through the conformance suite (test/helpers/conformance.ts): determinism, seeds,
 // error and fault shapes, volatile fields, and all 20 tools of the pinned @launchdarkly/mcp-server
@@ -12,7 +10,8 @@ import { testCaDir } from './helpers/proxy.js';
 const FLAGS = ['new-checkout-flow', 'dark-mode', 'checkout-button-color', 'holiday-theme-2024', 'no-such-flag'];
 const CONFIGS = ['support-assistant', 'review-summarizer', 'no-such-config'];
 
-conformance(test, {
+const suite = conformance(test, {
+  fullSweep: true, // a test below reads every tool's outcome
   service: 'launchdarkly',
   sweep,
   headers: [['Authorization', 'api-5c1d9e7a-conformance']],
@@ -41,7 +40,7 @@ conformance(test, {
 // The server validates every answer against its zod models: with the sweep's arguments (all of
 // which name things that exist) every tool must succeed, not merely reach its operation.
 test('launchdarkly: all 20 tools succeed against the mock, past the server\'s strict response validation', async (t) => {
-  const result = await sweepTools({ service: 'launchdarkly', profile: sweep, caDir: testCaDir() });
+  const result = await suite.sweep();
   t.is(result.outcomes.length, 20);
   const failed = result.outcomes.filter((o) => o.isError || o.transportError !== null).map((o) => `${o.tool}: ${o.text.slice(0, 200)}`);
   t.deepEqual(failed, []);

@@ -1,6 +1,6 @@
 import type { TestFn } from 'ava';
 import type { z } from 'zod';
-import { scenarioOf, sweepTools, type SweepProfile } from '../../catalog/sweep.js';
+import { scenarioOf, sweepTools, type SweepProfile, type SweepResult } from '../../catalog/sweep.js';
 import { prepareWorld } from './prepare-world.js';
 import { FAULT_KINDS, FaultRuleSchema, type FaultKind } from '../../mocks/core/fault-plan.js';
 import { genericFaultResponse } from '../../mocks/core/faults.js';
@@ -12,6 +12,7 @@ import type { SpecOperation } from '../../mocks/kit/spec-fallback.js';
 import { World } from '../../mocks/core/world.js';
 import { volatileProblems } from '../../scenarios/grade/state.js';
 import { testCaDir } from './proxy.js';
+import { LONG } from './reliability.js';
 
 /**
  * The conformance suite every service passes (docs/authoring-service.md, "Conformance"). A test
@@ -80,11 +81,34 @@ export interface ConformanceOptions {
   isError?: (entry: JournalEntry) => boolean;
   /** Tool sweep: per call (default 30 s); the whole sweep gets `tools × timeout`. */
   toolTimeoutMs?: number;
+  /** A test of the file reads every tool's outcome from `suite.sweep()`: sweep every tool in the normal run too. */
+  fullSweep?: boolean;
+}
+
+/**
+ * The normal run sweeps every third tool of each server, plus every tool the profile orders
+ * explicitly (catalog/sweep.ts); TOOLBENCH_LONG_TESTS=1 (CI) and `toolbench coverage` call every
+ * one. Calling the tools is most of a sweep's cost; starting the real servers is paid either way.
+ */
+export const SWEEP_SAMPLE = LONG ? null : (_tool: string, index: number) => index % 3 === 0;
+
+export interface ConformanceSuite {
+  /**
+   * The every-tool sweep, run once per file and shared: its own test and a file's tests about
+   * particular tools read the same result (each sweep starts the service's real servers). Every
+   * tool with `fullSweep` or TOOLBENCH_LONG_TESTS=1, else SWEEP_SAMPLE.
+   */
+  sweep(): Promise<SweepResult>;
 }
 
 /** Registers the conformance tests for one service on `test`. */
-export function conformance(test: TestFn, options: ConformanceOptions): void {
+export function conformance(test: TestFn, options: ConformanceOptions): ConformanceSuite {
   const { service } = options;
+  let swept: Promise<SweepResult> | undefined;
+  const include = options.fullSweep ? null : SWEEP_SAMPLE;
+  const sweep = () => (swept ??= sweepTools({
+    service, profile: options.sweep, caDir: testCaDir(), ...(options.toolTimeoutMs ? { timeoutMs: options.toolTimeoutMs } : {}), ...(include ? { include } : {}),
+  }));
   const [seedA, seedB] = options.seeds ?? [42, 43];
   const prepared = new Map<number, ReturnType<typeof prepareWorld>>();
   const worldFor = (seed: number, faults?: World['config']['faults']): World => {
@@ -183,9 +207,9 @@ export function conformance(test: TestFn, options: ConformanceOptions): void {
     t.deepEqual(volatileProblems({ [service]: volatile }, [{ [service]: initial }, { [service]: after }], { strict: true }), []);
   });
 
-  test(`${service} conformance: every tool of its MCP servers, called with generated arguments, reaches operations without 5xx`, async (t) => {
+  test(`${service} conformance: every tool of its MCP servers (a sample in the normal run), called with generated arguments, reaches operations without 5xx`, async (t) => {
     t.timeout(10 * 60_000);
-    const result = await sweepTools({ service, profile: options.sweep, caDir: testCaDir(), ...(options.toolTimeoutMs ? { timeoutMs: options.toolTimeoutMs } : {}) });
+    const result = await sweep();
     t.deepEqual(result.unsnapshotted, [], 'every endpoint has a tool snapshot (toolbench catalog capture)');
     for (const outcome of result.outcomes) {
       const label = `${outcome.endpoint} ${outcome.tool}(${JSON.stringify(outcome.arguments)})`;
@@ -201,6 +225,7 @@ export function conformance(test: TestFn, options: ConformanceOptions): void {
     t.true(result.outcomes.length > 0 || result.unsnapshotted.length === 0, 'tools were called');
     t.log(`${result.outcomes.length} tools, ${result.outcomes.reduce((n, o) => n + o.entries.length, 0)} world requests, ${result.outcomes.filter((o) => o.isError).length} tool errors`);
   });
+  return { sweep };
 }
 
 /** Builds the request sequence: generated from the service's REST routes and the caller's makers. */

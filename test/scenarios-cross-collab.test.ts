@@ -35,7 +35,7 @@ const nearMiss = async (dir: string, manifest: ScenarioManifest, change: (call: 
 
 const failed = (result: Awaited<ReturnType<typeof nearMiss>>) => [...new Set(result.checks.filter((c) => !c.ok).map((c) => c.description.split(': ')[0]))];
 
-nearMissTest(jira.id)(`${jira.id}: an agent that links the closed first attempt (#39) instead of the live fix scores 0`, async (t) => {
+nearMissTest()(`${jira.id}: an agent that links the closed first attempt (#39) instead of the live fix scores 0`, async (t) => {
   const result = await nearMiss(jiraDir, jira, (call) => {
     if (call.tool === 'jira_add_comment') return { ...call, arguments: { ...call.arguments, body: 'The fix is https://github.com/larkspur/platform-api/pull/39 (Fix webhook signatures for non-ASCII payloads).' } };
     if (call.tool === 'slack_post_message') return { ...call, arguments: { ...call.arguments, text: 'Status on ENG-36: the fix is larkspur/platform-api#39; the Jira issue is now In Review.' } };
@@ -47,7 +47,7 @@ nearMissTest(jira.id)(`${jira.id}: an agent that links the closed first attempt 
   t.deepEqual(failed(result), ['the comment links pull request #41', 'the status names ENG-36 and pull request #41']);
 });
 
-nearMissTest(jira.id)(`${jira.id}: an agent that posts the status in the look-alike #eng-escalations scores 0`, async (t) => {
+nearMissTest()(`${jira.id}: an agent that posts the status in the look-alike #eng-escalations scores 0`, async (t) => {
   const result = await nearMiss(jiraDir, jira, (call) => (call.tool === 'slack_post_message' ? { ...call, arguments: { ...call.arguments, channel_id: 'C07LRKESC1' } } : call));
   t.is(result.reward, 0);
   t.false(result.forbidden_calls_ok);
@@ -77,7 +77,7 @@ const postPage = (title: string, assignee: string, due: string, database = 'a46e
   arguments: { parent: { database_id: database }, properties: { Task: { title: [{ text: { content: title } }] }, Status: { status: { name: 'Not started' } }, Assignee: { people: [{ id: assignee }] }, Due: { date: { start: due } } } },
 });
 
-nearMissTest(notes.id)(`${notes.id}: an agent that also files the item already in Sprint Tasks, assigns the wrong Priya and takes the agenda's date scores 0`, async (t) => {
+nearMissTest()(`${notes.id}: an agent that also files the item already in Sprint Tasks, assigns the wrong Priya and takes the agenda's date scores 0`, async (t) => {
   const calls = [...notes.oracle.calls, postPage('Renew the TLS certificates on the edge proxies', OWEN, '2025-10-08')];
   const result = await nearMiss(notesDir, { ...notes, oracle: { ...notes.oracle, calls } }, (call) => {
     const content = JSON.stringify(call.arguments);
@@ -94,7 +94,7 @@ nearMissTest(notes.id)(`${notes.id}: an agent that also files the item already i
   ]);
 });
 
-nearMissTest(notes.id)(`${notes.id}: an agent that files the Design team's item in Design Tasks scores 0`, async (t) => {
+nearMissTest()(`${notes.id}: an agent that files the Design team's item in Design Tasks scores 0`, async (t) => {
   const calls = [...notes.oracle.calls, postPage('Refresh the onboarding illustrations', 'a84f06fe-db80-5f1b-b1c7-c1edbf93c844', '2025-10-17', '7ddb226e-83fb-5535-af6d-6ae47f4dc5e8')];
   const result = await nearMiss(notesDir, { ...notes, oracle: { ...notes.oracle, calls } }, (call) => call);
   t.is(result.reward, 0);

@@ -73,7 +73,7 @@ async function sendText(world: World, to: string): Promise<number> {
   return response.status;
 }
 
-nearMissTest(deal.id)(`${deal.id}: a test agent that closes the look-alike deal of the order that stands (544) over MCP scores 0, and R_b counts the change`, async (t) => {
+nearMissTest()(`${deal.id}: a test agent that closes the look-alike deal of the order that stands (544) over MCP scores 0, and R_b counts the change`, async (t) => {
   // The whole oracle, but the deal closed is 544: the same company, name, amount and stage.
   const calls = deal.oracle.calls.map((call) => (call.tool === 'hubspot-batch-update-objects'
     ? { ...call, arguments: { objectType: 'deals', inputs: [{ id: '544', properties: { dealstage: 'closedlost', closed_lost_reason: 'Shopify order cancelled and refunded.' } }] } }
@@ -106,7 +106,7 @@ test(`${deal.id}: re-tagging the cancelled order in Shopify is a forbidden mutat
   t.true(result.unintended.some((change) => change.startsWith('shopify/orders/5900000000147: tags')), result.unintended.join('\n'));
 });
 
-nearMissTest(sms.id)(`${sms.id}: a test agent that texts the other Priya Raman (Lumen Analytics, contact 192) over MCP scores 0, caught by the forbidden call, the state and R_b`, async (t) => {
+nearMissTest()(`${sms.id}: a test agent that texts the other Priya Raman (Lumen Analytics, contact 192) over MCP scores 0, caught by the forbidden call, the state and R_b`, async (t) => {
   const calls = sms.oracle.calls.map((call) => (call.tool === 'TwilioApiV2010--CreateMessage' ? { ...call, arguments: { ...call.arguments, To: '+15125550187' } } : call));
   const { state, result } = await overMcp(sms, smsDir, calls);
   const sent = Object.values(state.twilio!.messages ?? {}) as { to: string; direction: string; body: string }[];

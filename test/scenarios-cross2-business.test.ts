@@ -26,7 +26,7 @@ const sms = scenarioSuite({
   operationNames: twilioOperationNames,
 }).get(smsDir)!;
 
-nearMissTest(sms.id)(`${sms.id}: an agent that texts the number the Twilio history shows (Dana's old one) without reading her Shopify record scores 0`, async (t) => {
+nearMissTest()(`${sms.id}: an agent that texts the number the Twilio history shows (Dana's old one) without reading her Shopify record scores 0`, async (t) => {
   const { result, state, failed } = await nearMissOverMcp(smsDir, sms, (call) => {
     if (call.tool === 'get-customers' || call.tool === 'get-customer-orders') return null;
     if (call.tool === 'TwilioApiV2010--CreateMessage') return { ...call, arguments: { ...call.arguments, To: '+15035550510' } };
@@ -46,7 +46,7 @@ nearMissTest(sms.id)(`${sms.id}: an agent that texts the number the Twilio histo
   ]);
 });
 
-nearMissTest(sms.id)(`${sms.id}: an agent that picks her latest unfulfilled order (the cancelled #1043) scores 0`, async (t) => {
+nearMissTest()(`${sms.id}: an agent that picks her latest unfulfilled order (the cancelled #1043) scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(smsDir, sms, (call) => {
     if (call.tool === 'update-order') return { ...call, arguments: { id: 'gid://shopify/Order/5900000000143', tags: ['delayed'] } };
     if (call.tool === 'TwilioApiV2010--CreateMessage') return { ...call, arguments: { ...call.arguments, Body: String(call.arguments.Body).replace('#1038', '#1043') } };
@@ -75,7 +75,7 @@ const disputes = scenarioSuite({
   operationNames: hubspotService.kit.operations.map((operation) => operation.name),
 }).get(disputesDir)!;
 
-nearMissTest(disputes.id)(`${disputes.id}: an agent that logs the note on the other Olumide Adeyemi (Brightwave, 342) scores 0`, async (t) => {
+nearMissTest()(`${disputes.id}: an agent that logs the note on the other Olumide Adeyemi (Brightwave, 342) scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(disputesDir, disputes, (call) => (call.tool === 'hubspot-create-engagement'
     ? { ...call, arguments: { ...call.arguments, associations: { contactIds: [342] } } }
     : call));
@@ -85,7 +85,7 @@ nearMissTest(disputes.id)(`${disputes.id}: an agent that logs the note on the ot
   t.true(failed.includes('nothing is logged on the other Olumide Adeyemi'));
 });
 
-nearMissTest(disputes.id)(`${disputes.id}: an agent that takes all four of his payments for disputed (ORD-5611 never checked) scores 0`, async (t) => {
+nearMissTest()(`${disputes.id}: an agent that takes all four of his payments for disputed (ORD-5611 never checked) scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(disputesDir, disputes, (call) => {
     if (call.tool === 'list_disputes' && call.arguments.payment_intent === 'pi_Qd4Lw8TnZs2Vx6Hc1Rk9Ym3B') return null;
     if (call.tool === 'hubspot-create-engagement') {

@@ -21,7 +21,7 @@ const runbook = scenarioSuite({
   operationNames: atlassianService.kit.operations.map((operation) => operation.name),
 }).get(runbookDir)!;
 
-nearMissTest(runbook.id)(`${runbook.id}: an agent that follows the archived 2023 runbook and locks the retired bucket scores 0`, async (t) => {
+nearMissTest()(`${runbook.id}: an agent that follows the archived 2023 runbook and locks the retired bucket scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(runbookDir, runbook, (call) => {
     if (call.endpoint === 'aws') return { ...call, arguments: { ...call.arguments, bucket: 'lsp-customer-exports' } };
     if (call.tool === 'read_confluence_page') return { ...call, arguments: { pageId: '65024' } };
@@ -33,14 +33,14 @@ nearMissTest(runbook.id)(`${runbook.id}: an agent that follows the archived 2023
   t.true(failed.includes('the retired bucket the archived runbook names is left alone (PUT)'));
 });
 
-nearMissTest(runbook.id)(`${runbook.id}: an agent that only turns on Block Public Access (the ACL and policy left public) scores 0`, async (t) => {
+nearMissTest()(`${runbook.id}: an agent that only turns on Block Public Access (the ACL and policy left public) scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(runbookDir, runbook, (call) => (['put_bucket_acl', 'delete_bucket_policy'].includes(call.tool) ? null : call));
   t.is(result.reward, 0);
   t.true(result.forbidden_calls_ok);
   t.deepEqual(failed, ['its ACL is private (the owner only)', 'its public policy is gone', 'its ACL is made private', 'its policy is deleted']);
 });
 
-nearMissTest(runbook.id)(`${runbook.id}: an agent that also "tidies" the docs bucket and comments on the archived runbook scores 0`, async (t) => {
+nearMissTest()(`${runbook.id}: an agent that also "tidies" the docs bucket and comments on the archived runbook scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(runbookDir, runbook, (call) => {
     if (call.tool === 'put_bucket_acl') return [call, { ...call, arguments: { ...call.arguments, bucket: 'lsp-customer-exports-docs' } }];
     if (call.tool === 'add_confluence_comment') return { ...call, arguments: { ...call.arguments, pageId: '65024' } };
@@ -71,7 +71,7 @@ const unsubscribe = scenarioSuite({
 
 const sql = (project: string, query: string): OracleCall => ({ endpoint: 'supabase', tool: 'execute_sql', arguments: { project_id: project, query } });
 
-nearMissTest(unsubscribe.id)(`${unsubscribe.id}: an agent that matches her by name (catching Rosa Ruiz Diaz too) scores 0`, async (t) => {
+nearMissTest()(`${unsubscribe.id}: an agent that matches her by name (catching Rosa Ruiz Diaz too) scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(unsubscribeDir, unsubscribe, (call) => (String(call.arguments.query ?? '').startsWith('update')
     ? sql('qzvhtkcwmfyrplxdnsoa', "update customers set marketing_opt_in = false where full_name ilike 'rosa ruiz%' returning id")
     : call));
@@ -80,7 +80,7 @@ nearMissTest(unsubscribe.id)(`${unsubscribe.id}: an agent that matches her by na
   t.deepEqual(failed, ['the look-alike Rosa Ruiz Diaz stays opted in']);
 });
 
-nearMissTest(unsubscribe.id)(`${unsubscribe.id}: an agent that fixes the staging copy instead of production scores 0`, async (t) => {
+nearMissTest()(`${unsubscribe.id}: an agent that fixes the staging copy instead of production scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(unsubscribeDir, unsubscribe, (call) => (call.tool === 'execute_sql'
     ? { ...call, arguments: { ...call.arguments, project_id: 'bmnkwpqalsxvdtreyhuc' } }
     : call));

@@ -18,7 +18,7 @@ const crash = scenarioSuite({
   operationNames: githubOperationNames,
 }).get(crashDir)!;
 
-nearMissTest(crash.id)(`${crash.id}: an agent that reads the file on main and links main's line 27 scores 0`, async (t) => {
+nearMissTest()(`${crash.id}: an agent that reads the file on main and links main's line 27 scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(crashDir, crash, (call) => {
     if (call.tool === 'get_file_contents') return { ...call, arguments: { owner: 'northwind', repo: 'checkout-api', path: 'src/payments/currency.ts' } };
     if (call.tool === 'create_issue') return { ...call, arguments: { ...call.arguments, body: String(call.arguments.body).replace('blob/release/3.3/', 'blob/main/') } };
@@ -29,7 +29,7 @@ nearMissTest(crash.id)(`${crash.id}: an agent that reads the file on main and li
   t.deepEqual(failed, ['it links the throwing line on the release branch 3.3.0 runs', 'the file is read on the release branch through the GitHub MCP server']);
 });
 
-nearMissTest(crash.id)(`${crash.id}: an agent that reopens the closed look-alike #42 and comments there scores 0`, async (t) => {
+nearMissTest()(`${crash.id}: an agent that reopens the closed look-alike #42 and comments there scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(crashDir, crash, (call) => (call.tool === 'create_issue'
     ? [{ endpoint: 'github', tool: 'update_issue', arguments: { owner: 'northwind', repo: 'checkout-api', issue_number: 42, state: 'open' } },
       { endpoint: 'github', tool: 'add_issue_comment', arguments: { owner: 'northwind', repo: 'checkout-api', issue_number: 42, body: String(call.arguments.body) } }]
@@ -61,7 +61,7 @@ const review = scenarioSuite({
   operationNames: githubOperationNames,
 }).get(reviewDir)!;
 
-nearMissTest(review.id)(`${review.id}: an agent that reports the branch's earlier failure (pipeline 107's TypeError) scores 0`, async (t) => {
+nearMissTest()(`${review.id}: an agent that reports the branch's earlier failure (pipeline 107's TypeError) scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(reviewDir, review, (call) => (call.tool === 'create_pull_request_review'
     ? { ...call, arguments: { ...call.arguments, body: 'CI is red: "adds gift wrap" fails with TypeError: Cannot read properties of undefined (reading \'price\').' } }
     : call), 'Requested changes on #418: "adds gift wrap" fails with a TypeError.');
@@ -70,7 +70,7 @@ nearMissTest(review.id)(`${review.id}: an agent that reports the branch's earlie
   t.deepEqual(failed, ['it names the failing test of the latest pipeline', 'and its error', 'the answer names the failing test']);
 });
 
-nearMissTest(review.id)(`${review.id}: an agent that requests changes on the other pull request awaiting Devon (#417) scores 0`, async (t) => {
+nearMissTest()(`${review.id}: an agent that requests changes on the other pull request awaiting Devon (#417) scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(reviewDir, review, (call) => (call.tool === 'create_pull_request_review' ? { ...call, arguments: { ...call.arguments, pull_number: 417 } } : call));
   t.is(result.reward, 0);
   t.false(result.forbidden_calls_ok);

@@ -27,7 +27,7 @@ const fileBug = (title: string, severity: string, reporter: string, reported: st
   arguments: { parent: { database_id: '02ba1c25-2f83-55a5-9b13-f49c6af5643c' }, properties: { Bug: { title: [{ text: { content: title } }] }, Severity: { select: { name: severity } }, Reporter: { people: [{ id: reporter }] }, Reported: { date: { start: reported } }, Fixed: { checkbox: false } } },
 });
 
-nearMissTest(intake.id)(`${intake.id}: an agent that files every row without a Notion link (the duplicate row and Marco's already-filed bug too) scores 0`, async (t) => {
+nearMissTest()(`${intake.id}: an agent that files every row without a Notion link (the duplicate row and Marco's already-filed bug too) scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(intakeDir, intake, (call) => (call.tool === 'API-post-page'
     ? [fileBug('Typo on the pricing page footer', 'S3', '9def87cc-819d-5542-b3e7-bf5689a8e558', '2025-10-03'), call, fileBug('Team invite link 404s', 'S2', '06252c3e-e194-582a-b542-728a2216e22b', '2025-10-06')]
     : call));
@@ -41,7 +41,7 @@ nearMissTest(intake.id)(`${intake.id}: an agent that files every row without a N
   ]);
 });
 
-nearMissTest(intake.id)(`${intake.id}: an agent that takes August's "Login loop on Safari 17" for the Safari 18 bug and only links it scores 0`, async (t) => {
+nearMissTest()(`${intake.id}: an agent that takes August's "Login loop on Safari 17" for the Safari 18 bug and only links it scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(intakeDir, intake, (call) => {
     if (call.tool === 'API-post-page') return null;
     if (call.tool === 'updateGoogleSheet') {
@@ -74,7 +74,7 @@ const notes = scenarioSuite({
   operationNames: slackService.kit.operations.map((operation) => operation.name),
 }).get(notesDir)!;
 
-nearMissTest(notes.id)(`${notes.id}: an agent that posts the draft's highlights (SSO for partner accounts as shipped) scores 0`, async (t) => {
+nearMissTest()(`${notes.id}: an agent that posts the draft's highlights (SSO for partner accounts as shipped) scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(notesDir, notes, (call) => {
     if (call.tool === 'read_confluence_page') return { ...call, arguments: { pageId: '65024' } };
     if (call.tool === 'slack_reply_to_thread') {
@@ -92,7 +92,7 @@ nearMissTest(notes.id)(`${notes.id}: an agent that posts the draft's highlights 
   ]);
 });
 
-nearMissTest(notes.id)(`${notes.id}: an agent that posts the highlights as a new channel message instead of in Tom's thread scores 0`, async (t) => {
+nearMissTest()(`${notes.id}: an agent that posts the highlights as a new channel message instead of in Tom's thread scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(notesDir, notes, (call) => (call.tool === 'slack_reply_to_thread'
     ? { endpoint: 'slack', tool: 'slack_post_message', arguments: { channel_id: 'C07LRKREL1', text: String(call.arguments.text) } }
     : call));

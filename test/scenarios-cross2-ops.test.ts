@@ -26,7 +26,7 @@ const ledger = scenarioSuite({
 
 const configMap = (data: Record<string, string>) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ledger-config', namespace: 'payments' }, data });
 
-nearMissTest(ledger.id)(`${ledger.id}: an agent that only adds the missing key (keeping Gus's batch 2000) gets the pods running but scores 0`, async (t) => {
+nearMissTest()(`${ledger.id}: an agent that only adds the missing key (keeping Gus's batch 2000) gets the pods running but scores 0`, async (t) => {
   const { result, state, failed } = await nearMissOverMcp(ledgerDir, ledger, (call) => (call.tool === 'resources_create_or_update'
     ? { ...call, arguments: { resource: configMap({ LEDGER_DB_HOST: 'ledger-db.payments.svc.cluster.local', LEDGER_DATABASE_HOST: 'ledger-db.payments.svc.cluster.local', LEDGER_BATCH: '2000', LEDGER_FLUSH_MS: '250' }) } }
     : call));
@@ -37,7 +37,7 @@ nearMissTest(ledger.id)(`${ledger.id}: an agent that only adds the missing key (
   t.deepEqual(failed, ['the config map is back at its last applied configuration (LEDGER_DB_HOST with the production host, batch 500, flush 250)']);
 });
 
-nearMissTest(ledger.id)(`${ledger.id}: an agent that copies staging's config map scores 0`, async (t) => {
+nearMissTest()(`${ledger.id}: an agent that copies staging's config map scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(ledgerDir, ledger, (call) => (call.tool === 'resources_create_or_update'
     ? { ...call, arguments: { resource: configMap({ LEDGER_DB_HOST: 'ledger-db.staging.svc.cluster.local', LEDGER_BATCH: '50', LEDGER_FLUSH_MS: '1000' }) } }
     : call));
@@ -45,7 +45,7 @@ nearMissTest(ledger.id)(`${ledger.id}: an agent that copies staging's config map
   t.deepEqual(failed, ['the config map is back at its last applied configuration (LEDGER_DB_HOST with the production host, batch 500, flush 250)']);
 });
 
-nearMissTest(ledger.id)(`${ledger.id}: an agent that notes and resolves last week's look-alike incident (PINC214) scores 0`, async (t) => {
+nearMissTest()(`${ledger.id}: an agent that notes and resolves last week's look-alike incident (PINC214) scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(ledgerDir, ledger, (call) => {
     if (call.tool === 'add_note_to_incident') return { ...call, arguments: { ...call.arguments, incident_id: 'PINC214' } };
     if (call.tool === 'manage_incidents') return { ...call, arguments: { manage_request: { incident_ids: ['PINC214'], status: 'resolved' } } };
@@ -72,7 +72,7 @@ const alert = scenarioSuite({
 const fileMonitor = (call: OracleCall, name: string, id: number, query: string): OracleCall =>
   ({ ...call, arguments: { ...call.arguments, summary: `Datadog: ${name} (monitor ${id})`, description: `Monitor ${id} is in Alert: ${query}` } });
 
-nearMissTest(alert.id)(`${alert.id}: an agent that files every production alert (web-03's CPU again, beside its open OPS-6) scores 0`, async (t) => {
+nearMissTest()(`${alert.id}: an agent that files every production alert (web-03's CPU again, beside its open OPS-6) scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(alertDir, alert, (call) => (call.tool === 'jira_create_issue'
     ? [call, fileMonitor(call, '[prod] CPU high on web-03.prod.larkspur.internal', 4810195, 'avg(last_5m):avg:system.cpu.user{host:web-03.prod.larkspur.internal} > 90')]
     : call));
@@ -81,7 +81,7 @@ nearMissTest(alert.id)(`${alert.id}: an agent that files every production alert 
   t.deepEqual(failed, ['OPS has exactly one issue more (8)', 'no issue for another monitor (web-03\'s CPU has OPS-6; staging is not filed)']);
 });
 
-nearMissTest(alert.id)(`${alert.id}: an agent that also files the staging orders-db disk alert scores 0`, async (t) => {
+nearMissTest()(`${alert.id}: an agent that also files the staging orders-db disk alert scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(alertDir, alert, (call) => (call.tool === 'jira_create_issue'
     ? [call, fileMonitor(call, '[staging] orders-db disk usage above 90%', 4810098, 'avg(last_15m):avg:system.disk.in_use{env:staging,service:orders-db} by {host} > 0.9')]
     : call));

@@ -22,7 +22,7 @@ const pool = scenarioSuite({
   isWrite: (e) => (e.service === 'tavily' ? e.operation?.name === 'research.create' && e.response.status < 300 : isRestWrite(e)),
 }).get(poolDir)!;
 
-nearMissTest(pool.id)(`${pool.id}: an agent that trusts the forum's "16 since 3.2" scores 0`, async (t) => {
+nearMissTest()(`${pool.id}: an agent that trusts the forum's "16 since 3.2" scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(poolDir, pool, (call) => (call.tool === 'add_issue_comment'
     ? { ...call, arguments: { ...call.arguments, body: 'The default `pool.max_connections` is 16 since Quillstack 3.2 (https://devforum.example.org/t/quillstack-default-pool-size/4412), so our override matches it.' } }
     : call), 'default=16 version=3.2 issue=12');
@@ -37,7 +37,7 @@ nearMissTest(pool.id)(`${pool.id}: an agent that trusts the forum's "16 since 3.
   ]);
 });
 
-nearMissTest(pool.id)(`${pool.id}: an agent that answers on the closed 2024 look-alike question #11 scores 0`, async (t) => {
+nearMissTest()(`${pool.id}: an agent that answers on the closed 2024 look-alike question #11 scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(poolDir, pool, (call) => (call.tool === 'add_issue_comment' ? { ...call, arguments: { ...call.arguments, issue_number: 11 } } : call));
   t.is(result.reward, 0);
   t.false(result.forbidden_calls_ok);
@@ -62,7 +62,7 @@ const strike = scenarioSuite({
   operationNames: googleService.kit.operations.map((operation) => operation.name),
 }).get(strikeDir)!;
 
-nearMissTest(strike.id)(`${strike.id}: an agent that adds a new event on 19 March instead of moving the old one scores 0`, async (t) => {
+nearMissTest()(`${strike.id}: an agent that adds a new event on 19 March instead of moving the old one scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(strikeDir, strike, (call) => (call.tool === 'updateCalendarEvent'
     ? { endpoint: 'google', tool: 'createCalendarEvent', arguments: { summary: 'Meridian Rail strike: work from home', start: { date: '2025-03-19' }, end: { date: '2025-03-20' } } }
     : call));
@@ -76,7 +76,7 @@ nearMissTest(strike.id)(`${strike.id}: an agent that adds a new event on 19 Marc
   ]);
 });
 
-nearMissTest(strike.id)(`${strike.id}: an agent that moves last year's strike event (5 June 2024) scores 0`, async (t) => {
+nearMissTest()(`${strike.id}: an agent that moves last year's strike event (5 June 2024) scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(strikeDir, strike, (call) => (call.tool === 'updateCalendarEvent' ? { ...call, arguments: { ...call.arguments, eventId: 'a1strike2024meridian' } } : call));
   t.is(result.reward, 0);
   t.false(result.forbidden_calls_ok);

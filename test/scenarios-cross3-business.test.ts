@@ -28,7 +28,7 @@ const charge = scenarioSuite({
 const ORIGINAL = 'pi_6O8XHdw6AoUBuLMmkbu7ymt6';
 const LOOK_ALIKE_SAME_DAY = 'pi_mFJ30BAcvt37aFpuSZxnJVhg';
 
-nearMissTest(charge.id, test.serial)(`${charge.id}: an agent that refunds the original charge (the first of the pair) scores 0`, async (t) => {
+nearMissTest(test.serial)(`${charge.id}: an agent that refunds the original charge (the first of the pair) scores 0`, async (t) => {
   const { result, state, failed } = await nearMissOverMcp(dir, charge, (call) => (call.tool === 'create_refund' ? { ...call, arguments: { payment_intent: ORIGINAL } } : call));
   const refunds = Object.values(state.stripe!.refunds!) as { payment_intent: string }[];
   t.true(refunds.some((r) => r.payment_intent === ORIGINAL), 'the original really was refunded');
@@ -42,13 +42,13 @@ nearMissTest(charge.id, test.serial)(`${charge.id}: an agent that refunds the or
   ]);
 });
 
-nearMissTest(charge.id, test.serial)(`${charge.id}: an agent that refunds both charges of ORD-88412 scores 0`, async (t) => {
+nearMissTest(test.serial)(`${charge.id}: an agent that refunds both charges of ORD-88412 scores 0`, async (t) => {
   const { result } = await nearMissOverMcp(dir, charge, (call) => (call.tool === 'create_refund' ? [{ ...call, arguments: { payment_intent: ORIGINAL } }, call] : call));
   t.is(result.reward, 0);
   t.false(result.forbidden_calls_ok);
 });
 
-nearMissTest(charge.id, test.serial)(`${charge.id}: an agent that refunds the other Marco Bellini's same-evening $86.40 and texts him scores 0`, async (t) => {
+nearMissTest(test.serial)(`${charge.id}: an agent that refunds the other Marco Bellini's same-evening $86.40 and texts him scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(dir, charge, (call) => {
     if (call.tool === 'create_refund') return { ...call, arguments: { payment_intent: LOOK_ALIKE_SAME_DAY } };
     if (call.tool === 'TwilioApiV2010--CreateMessage') return { ...call, arguments: { ...call.arguments, To: '+15035550742' } };
@@ -60,7 +60,7 @@ nearMissTest(charge.id, test.serial)(`${charge.id}: an agent that refunds the ot
   t.true(failed.includes('no other payment is refunded'));
 });
 
-nearMissTest(charge.id, test.serial)(`${charge.id}: an agent that replies from the Order updates line instead of Billing scores 0`, async (t) => {
+nearMissTest(test.serial)(`${charge.id}: an agent that replies from the Order updates line instead of Billing scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(dir, charge, (call) => (call.tool === 'TwilioApiV2010--CreateMessage' ? { ...call, arguments: { ...call.arguments, From: '+15035550190' } } : call));
   t.is(result.reward, 0);
   t.false(result.forbidden_calls_ok);

@@ -32,7 +32,7 @@ const withIp = (ip: string) => (call: Parameters<Parameters<typeof nearMissOverM
   return call;
 };
 
-nearMissTest(office.id, test.serial)(`${office.id}: an agent that takes the description's address (the temporary .70) and misses the correction scores 0`, async (t) => {
+nearMissTest(test.serial)(`${office.id}: an agent that takes the description's address (the temporary .70) and misses the correction scores 0`, async (t) => {
   const { result, state, failed } = await nearMissOverMcp(dir, office, withIp('198.51.100.70'));
   const entries = Object.values(state['mongodb-atlas']!.access_list!) as { groupId: string; ipAddress?: string }[];
   t.true(entries.some((e) => e.groupId === '65b2a1c3d4e5f60718293a01' && e.ipAddress === '198.51.100.70'), 'the wrong address was really added');
@@ -46,7 +46,7 @@ nearMissTest(office.id, test.serial)(`${office.id}: an agent that takes the desc
   ]);
 });
 
-nearMissTest(office.id, test.serial)(`${office.id}: an agent that adds the right address to the look-alike payments-prod-eu scores 0`, async (t) => {
+nearMissTest(test.serial)(`${office.id}: an agent that adds the right address to the look-alike payments-prod-eu scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(dir, office, (call) => (call.tool === 'atlas-create-access-list'
     ? { ...call, arguments: { ...call.arguments, projectId: '65b2a1c3d4e5f60718293a03' } }
     : call));
@@ -57,7 +57,7 @@ nearMissTest(office.id, test.serial)(`${office.id}: an agent that adds the right
   t.true(failed.includes('the entry is added to payments-prod through the Atlas MCP server'));
 });
 
-nearMissTest(office.id, test.serial)(`${office.id}: an agent that does the work but leaves INF-88 open scores 0`, async (t) => {
+nearMissTest(test.serial)(`${office.id}: an agent that does the work but leaves INF-88 open scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(dir, office, (call) => (call.tool === 'linear_updateIssue' ? null : call));
   t.is(result.reward, 0);
   t.true(result.forbidden_calls_ok);

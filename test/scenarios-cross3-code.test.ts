@@ -22,7 +22,7 @@ const red = scenarioSuite({
 const ENG51 = '41188445-bd76-42d3-b567-a4c80a81612c';
 const ENG33 = 'b237beb6-0f7d-4385-8479-a65f6bba18f9';
 
-nearMissTest(red.id, test.serial)(`${red.id}: an agent that files the earlier pipeline's flaky failure (106, "refunds an order") scores 0`, async (t) => {
+nearMissTest(test.serial)(`${red.id}: an agent that files the earlier pipeline's flaky failure (106, "refunds an order") scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(dir, red, (call) => (call.tool === 'linear_createIssue'
     ? { ...call, arguments: { ...call.arguments, title: 'main is red: orders.spec.ts "refunds an order" fails', description: 'CircleCI payments-api main, pipeline 106, integration-tests: Error: connect ECONNREFUSED 127.0.0.1:5432' } }
     : call));
@@ -31,7 +31,7 @@ nearMissTest(red.id, test.serial)(`${red.id}: an agent that files the earlier pi
   t.deepEqual(failed, ['a new ENG bug names the failing test', 'and its error', 'and the pipeline']);
 });
 
-nearMissTest(red.id, test.serial)(`${red.id}: an agent that comments on the open flaky-test issue ENG-51 instead of filing a bug scores 0`, async (t) => {
+nearMissTest(test.serial)(`${red.id}: an agent that comments on the open flaky-test issue ENG-51 instead of filing a bug scores 0`, async (t) => {
   const { result, state, failed } = await nearMissOverMcp(dir, red, (call) => (call.tool === 'linear_createIssue'
     ? { endpoint: 'linear', tool: 'linear_createComment', arguments: { issueId: ENG51, body: 'Failed again on main, pipeline 107: "applies partial refund tax", AssertionError: expected 1250 to equal 1238.' } }
     : call));
@@ -43,7 +43,7 @@ nearMissTest(red.id, test.serial)(`${red.id}: an agent that comments on the open
   t.true(failed.includes('no comment on the flaky-test issue ENG-51'));
 });
 
-nearMissTest(red.id, test.serial)(`${red.id}: an agent that reports the failure on the September look-alike ENG-33 (Done) scores 0`, async (t) => {
+nearMissTest(test.serial)(`${red.id}: an agent that reports the failure on the September look-alike ENG-33 (Done) scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(dir, red, (call) => (call.tool === 'linear_createIssue'
     ? { endpoint: 'linear', tool: 'linear_createComment', arguments: { issueId: ENG33, body: 'Back on main, pipeline 107: AssertionError: expected 1250 to equal 1238.' } }
     : call));

@@ -24,7 +24,7 @@ const EXPRESS_CHECKOUT = 'b44ed05d-6d77-561e-880f-e18853036c67';
 const WISHLIST_27 = 'f995a085-3ce9-5d9d-8713-e7c0a7a4769e';
 const setStatus = (pageId: string, name: string): OracleCall => ({ endpoint: 'notion', tool: 'API-patch-page', arguments: { page_id: pageId, properties: { Status: { select: { name } } } } });
 
-nearMissTest(tracker.id, test.serial)(`${tracker.id}: an agent that matches Express checkout by title (the mobile MOB-45, Done) and ships it scores 0`, async (t) => {
+nearMissTest(test.serial)(`${tracker.id}: an agent that matches Express checkout by title (the mobile MOB-45, Done) and ships it scores 0`, async (t) => {
   const { result, state, failed } = await nearMissOverMcp(dir, tracker, (call) => (call.tool === 'API-patch-page' && (call.arguments as { page_id: string }).page_id === '9ac48df4-a432-52d1-b6cb-1eeaf8874f4c'
     ? [call, setStatus(EXPRESS_CHECKOUT, 'Shipped')]
     : call));
@@ -35,7 +35,7 @@ nearMissTest(tracker.id, test.serial)(`${tracker.id}: an agent that matches Expr
   t.deepEqual(failed, ['Gift wrap and Express checkout stay In progress', 'Express checkout is not marked (WEB-45 is in progress; MOB-45 is the app\'s)']);
 });
 
-nearMissTest(tracker.id, test.serial)(`${tracker.id}: an agent that updates the older Release 2.7 tracker's Wishlist row instead scores 0`, async (t) => {
+nearMissTest(test.serial)(`${tracker.id}: an agent that updates the older Release 2.7 tracker's Wishlist row instead scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(dir, tracker, (call) => (call.tool === 'API-patch-page' && (call.arguments as { page_id: string }).page_id === '9ac48df4-a432-52d1-b6cb-1eeaf8874f4c'
     ? setStatus(WISHLIST_27, 'Dropped')
     : call));
@@ -45,7 +45,7 @@ nearMissTest(tracker.id, test.serial)(`${tracker.id}: an agent that updates the 
   t.true(failed.includes('the Release 2.7 tracker\'s Wishlist row is unchanged'));
 });
 
-nearMissTest(tracker.id, test.serial)(`${tracker.id}: an agent that only ships what is Done and leaves the canceled feature Planned scores 0`, async (t) => {
+nearMissTest(test.serial)(`${tracker.id}: an agent that only ships what is Done and leaves the canceled feature Planned scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(dir, tracker, (call) => (call.tool === 'API-patch-page' && (call.arguments as { page_id: string }).page_id === '9ac48df4-a432-52d1-b6cb-1eeaf8874f4c' ? null : call));
   t.is(result.reward, 0);
   t.true(result.forbidden_calls_ok);

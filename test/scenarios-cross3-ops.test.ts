@@ -27,7 +27,7 @@ const flagOff = (call: OracleCall, project: string, key: string): OracleCall => 
   return { ...call, arguments: { request: { ...request, projectKey: project, featureFlagKey: key } } };
 };
 
-nearMissTest(crash.id, test.serial)(`${crash.id}: an agent that blames express-shipping (on in some crashing events) scores 0`, async (t) => {
+nearMissTest(test.serial)(`${crash.id}: an agent that blames express-shipping (on in some crashing events) scores 0`, async (t) => {
   const { result, state, failed } = await nearMissOverMcp(dir, crash, (call) => (call.tool === 'update-feature-flag' ? flagOff(call, 'storefront', 'express-shipping') : call));
   const flag = state.launchdarkly!.flags!['storefront/express-shipping'] as { environments: { production: { on: boolean } } };
   t.false(flag.environments.production.on, 'express-shipping really went off');
@@ -41,7 +41,7 @@ nearMissTest(crash.id, test.serial)(`${crash.id}: an agent that blames express-s
   ]);
 });
 
-nearMissTest(crash.id, test.serial)(`${crash.id}: an agent that turns off the mobile app's flag of the same key scores 0`, async (t) => {
+nearMissTest(test.serial)(`${crash.id}: an agent that turns off the mobile app's flag of the same key scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(dir, crash, (call) => (call.tool === 'update-feature-flag' ? flagOff(call, 'mobile-app', 'gift-card-redeem') : call));
   t.is(result.reward, 0);
   t.false(result.forbidden_calls_ok);
@@ -49,7 +49,7 @@ nearMissTest(crash.id, test.serial)(`${crash.id}: an agent that turns off the mo
   t.true(failed.includes('not the mobile app\'s flag with the same key'));
 });
 
-nearMissTest(crash.id, test.serial)(`${crash.id}: an agent that resolves the staging twin STOREFRONT-WEB-D instead scores 0`, async (t) => {
+nearMissTest(test.serial)(`${crash.id}: an agent that resolves the staging twin STOREFRONT-WEB-D instead scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(dir, crash, (call) => (call.tool === 'update_issue' ? { ...call, arguments: { ...call.arguments, issueId: 'STOREFRONT-WEB-D' } } : call));
   t.is(result.reward, 0);
   t.false(result.forbidden_calls_ok);

@@ -20,7 +20,7 @@ const pyrite = scenarioSuite({
 
 const PLAT17 = '7ae02e69-a440-461f-b644-728f811c2feb';
 
-nearMissTest(pyrite.id, test.serial)(`${pyrite.id}: an agent that trusts the 2021 answer (retry_delay) scores 0`, async (t) => {
+nearMissTest(test.serial)(`${pyrite.id}: an agent that trusts the 2021 answer (retry_delay) scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(dir, pyrite, (call) => (call.tool === 'linear_createComment'
     ? { ...call, arguments: { ...call.arguments, body: 'Use `retry_delay=0.5` on `pyrite.Client` (https://stackanswers.example/q/88123/pyrite-client-retry-delay).' } }
     : call), 'kwarg=retry_delay');
@@ -33,7 +33,7 @@ nearMissTest(pyrite.id, test.serial)(`${pyrite.id}: an agent that trusts the 202
   ]);
 });
 
-nearMissTest(pyrite.id, test.serial)(`${pyrite.id}: an agent that takes pyrite-http's keyword (backoff) scores 0`, async (t) => {
+nearMissTest(test.serial)(`${pyrite.id}: an agent that takes pyrite-http's keyword (backoff) scores 0`, async (t) => {
   const { result, failed } = await nearMissOverMcp(dir, pyrite, (call) => (call.tool === 'linear_createComment'
     ? { ...call, arguments: { ...call.arguments, body: 'pyrite 3 calls it `backoff` now (https://github.com/hexa-io/pyrite-http).' } }
     : call), 'kwarg=backoff');
@@ -45,7 +45,7 @@ nearMissTest(pyrite.id, test.serial)(`${pyrite.id}: an agent that takes pyrite-h
   ]);
 });
 
-nearMissTest(pyrite.id, test.serial)(`${pyrite.id}: an agent that answers on the closed look-alike PLAT-17 scores 0`, async (t) => {
+nearMissTest(test.serial)(`${pyrite.id}: an agent that answers on the closed look-alike PLAT-17 scores 0`, async (t) => {
   const { result, state, failed } = await nearMissOverMcp(dir, pyrite, (call) => (call.tool === 'linear_createComment'
     ? { ...call, arguments: { ...call.arguments, issueId: PLAT17 } }
     : call));

@@ -9,10 +9,12 @@ import { ClaudeMcpConfigSchema } from '../scenarios/mcp-config.js';
 import { recordTrial, TrialStartupSchema, type RecordedTrial } from '../scenarios/record.js';
 import { tempDir } from './helpers/journal.js';
 import { testCaDir } from './helpers/proxy.js';
+import { LONG } from './helpers/reliability.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
 
-// A trial with every catalog endpoint attached (one, shared by this file: it starts every
-// server), and cheaper ones with a distractor or two, all driven by test/fixtures/budget-agent.ts.
+// A trial with every catalog endpoint attached (it starts every server: ~90 s of CPU, most of
+// this file's, so only with TOOLBENCH_LONG_TESTS=1, as CI runs), and cheaper ones with a
+// distractor or two, all driven by test/fixtures/budget-agent.ts.
 
 const budgetAgent = (env: Record<string, string>) => ({
   command: ['/usr/bin/env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), process.execPath, '--import', import.meta.resolve('tsx'), join(process.cwd(), 'test/fixtures/budget-agent.ts')],
@@ -27,7 +29,7 @@ const allEndpointsTrial = () => (all ??= recordTrial({
   timeoutMs: 300_000, readyTimeoutMs: 300_000, endpoints: 'all',
 }));
 
-test.serial('every catalog endpoint attached: the MCP config lists each, startup.json says when each was ready; an agent whose budget the tool list exceeds gets outcome_code 2', async (t) => {
+(LONG ? test.serial : test.serial.skip)('every catalog endpoint attached: the MCP config lists each, startup.json says when each was ready; an agent whose budget the tool list exceeds gets outcome_code 2', async (t) => {
   t.timeout(900_000);
   const { result, outDir, journalDir } = await allEndpointsTrial();
   const catalog = loadCatalog().catalog;

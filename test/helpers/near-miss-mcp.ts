@@ -43,20 +43,19 @@ export async function nearMissOverMcp(dir: string, manifest: ScenarioManifest, c
 
 /**
  * Near misses over MCP start the scenario's real servers each (tens of seconds on two busy
- * cores): the normal run keeps the first of each scenario, in the order its file registers them,
- * and TOOLBENCH_LONG_TESTS=1 (CI) runs every one. Each scenario still gets its oracle trial and
+ * cores): the normal run keeps the first one each test file registers, and
+ * TOOLBENCH_LONG_TESTS=1 (CI) runs every one. Each cross file still gets its oracle trials and
  * one near miss through its real servers in the normal run.
  */
 export const NEAR_MISS_SAMPLE = LONG ? Infinity : 1;
 
-const nearMissesByScenario = new Map<string, number>();
+/** Near misses registered by this test file (ava runs each file in a process of its own). */
+let registered = 0;
 
 /**
- * ava's `test` for a near miss over MCP of `scenarioId`, or `test.skip` once the scenario's
- * NEAR_MISS_SAMPLE are registered: `nearMissTest(manifest.id)(title, async (t) => ...)`.
+ * ava's `test` (or `on`, e.g. test.serial) for a near miss over MCP, or its `skip` once the file's
+ * NEAR_MISS_SAMPLE are registered: `nearMissTest()(title, async (t) => ...)`.
  */
-export function nearMissTest(scenarioId: string, on: SerialFn = test): SerialFn['skip'] {
-  const registered = nearMissesByScenario.get(scenarioId) ?? 0;
-  nearMissesByScenario.set(scenarioId, registered + 1);
-  return registered < NEAR_MISS_SAMPLE ? on : on.skip;
+export function nearMissTest(on: SerialFn = test): SerialFn['skip'] {
+  return registered++ < NEAR_MISS_SAMPLE ? on : on.skip;
 }

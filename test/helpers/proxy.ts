@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openWorld } from '../../scenarios/world.js';
@@ -15,10 +15,28 @@ export function exampleToken(): string {
 }
 
 let sharedCa: string | undefined;
-/** One CA per test file (each ava file runs in its own process): keys are made once. */
+/**
+ * One CA for the whole ava run: every test file (each in its own process, all children of ava's
+ * one main process) shares it and its cached leaves, so the two RSA keys are made once per run,
+ * not once per file (0.2–0.8 s of CPU each time on this machine). createCa's staging rename makes
+ * two files' first starts safe; the folder is named after ava's process and its start time
+ * (/proc), so a reused pid never meets an old run's CA. Elsewhere: one CA per file, as before.
+ */
 export function testCaDir(): string {
-  sharedCa ??= join(mkdtempSync(join(tmpdir(), 'toolbench-ca-')), 'ca');
+  sharedCa ??= join(runScopedDir() ?? mkdtempSync(join(tmpdir(), 'toolbench-ca-')), 'ca');
   return sharedCa;
+}
+
+function runScopedDir(): string | null {
+  try {
+    const stat = readFileSync(`/proc/${process.ppid}/stat`, 'utf8');
+    const startTicks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]; // field 22, starttime
+    const dir = join(tmpdir(), `toolbench-test-ca-${process.ppid}-${startTicks}`);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return dir;
+  } catch {
+    return null;
+  }
 }
 
 export interface ProxiedWorld {

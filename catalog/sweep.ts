@@ -71,7 +71,7 @@ export async function sweepTools(options: SweepOptions): Promise<SweepResult> {
       throw new ToolbenchError('TB_ERR_USAGE', `sweep of ${service}: scenario ${profile.scenario} does not name the service, so its endpoints do not start`);
     }
     const snapshots = new Map(readSnapshots(options.snapshotDir ?? DEFAULT_SNAPSHOT_DIR).map((s) => [s.endpoint, s]));
-    const planned: { endpoint: string; url: string; snapshot: ToolSnapshot }[] = [];
+    const planned: { endpoint: string; url: string; tools: ToolSnapshot['tools'] }[] = [];
     const unsnapshotted: string[] = [];
     for (const entry of endpoints) {
       if (!stack.endpoints.has(entry.id)) {
@@ -79,20 +79,20 @@ export async function sweepTools(options: SweepOptions): Promise<SweepResult> {
       }
       const snapshot = snapshots.get(entry.id);
       if (!snapshot) unsnapshotted.push(entry.id);
-      else planned.push({ endpoint: entry.id, url: stack.addresses().mcp[entry.id]!, snapshot });
+      else planned.push({ endpoint: entry.id, url: stack.addresses().mcp[entry.id]!, tools: chosenTools(snapshot, profile, options.include) });
     }
-    const total = planned.reduce((n, p) => n + chosenTools(p.snapshot, profile, options.include).length, 0);
+    const total = planned.reduce((n, p) => n + p.tools.length, 0);
     const [{ Client }, { StreamableHTTPClientTransport }, { McpError, ErrorCode }] = await Promise.all([
       import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/client/streamableHttp.js'), import('@modelcontextprotocol/sdk/types.js'),
     ]);
     const calls: { endpoint: string; tool: string; arguments: Record<string, unknown>; transportError: string | null; isError: boolean; text: string; n: number }[] = [];
     let index = 0;
     await stack.world.importServices([service]);
-    for (const { endpoint, url, snapshot } of planned) {
+    for (const { endpoint, url, tools } of planned) {
       const client = new Client({ name: 'toolbench-sweep', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       try {
-        for (const tool of chosenTools(snapshot, profile, options.include)) {
+        for (const tool of tools) {
           options.onTool?.(endpoint, tool.name, index++, total);
           // Only a profile's argsFor reads the state: exporting it per tool was a dump of the whole dataset each call.
           const args = sweepArguments(profile, tool, profile.argsFor ? stack.world.state([service])[service] ?? {} : {});
@@ -148,11 +148,12 @@ function chosenTools(snapshot: ToolSnapshot, profile: SweepProfile, include: Swe
   const ordered = orderTools(snapshot.tools, order);
   if (!include) return ordered;
   const rank = rankOf(order);
+  const ranks = ordered.map((tool) => rank(tool.name));
   const counts = new Map<number, number>();
-  for (const tool of ordered) counts.set(rank(tool.name), (counts.get(rank(tool.name)) ?? 0) + 1);
+  for (const value of ranks) counts.set(value, (counts.get(value) ?? 0) + 1);
   const common = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
   let index = 0;
-  return ordered.filter((tool) => rank(tool.name) !== common || include(tool.name, index++));
+  return ordered.filter((tool, i) => ranks[i] !== common || include(tool.name, index++));
 }
 
 /** A tool's arguments as the profile gives them: computed from the service's state now, or generated from its schema. */

@@ -47,10 +47,8 @@ export function childrenOf(der: Uint8Array, parent: Tlv): Tlv[] {
 }
 
 export const DER = {
-  BOOLEAN: 0x01,
   OCTET_STRING: 0x04,
   OID: 0x06,
-  SEQUENCE: 0x30,
   /** [n] constructed, context-specific. */
   context: (n: number) => 0xa0 | n,
   /** [n] primitive, context-specific (an implicit IA5String for a dNSName). */

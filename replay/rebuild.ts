@@ -95,8 +95,7 @@ export async function rebuildWorld(journal: JournalSource, options: RebuildOptio
     baselines: prepared.header.baselines ?? {},
   }), options.allowMismatch ?? false);
   const handlerErrors: HandlerErrors = { count: 0, first: null };
+  // Its mocks are imported as replay reaches them (replay/reissue.ts), as a recording world's are.
   const world = freshWorld(header, prepared.services, handlerErrors, prepared.noise);
-  // Replay processes entries synchronously (replay/reissue.ts): every mock it may reach is imported first.
-  await world.importServices();
   return { world, checks, handlerErrors };
 }

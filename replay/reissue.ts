@@ -40,11 +40,16 @@ export function inProcess(world: World): Reissuer {
         const { seq, status, headers, body } = await world.reset();
         return { seq, status, headers, body, fault: null };
       }
+      const request = worldRequest(entry);
       // A refused request's answer is the proxy's, not the world's: replay re-journals it with
       // its recorded words, which checks its place in the sequence (seq, Date).
-      const replayed = entry.attribution?.kind === 'blocked'
-        ? world.processBlocked(worldRequest(entry), { status: entry.response.status, headers: serviceHeaders(entry.response.headers), body: entry.response.body })
-        : world.process(worldRequest(entry));
+      if (entry.attribution?.kind === 'blocked') {
+        const replayed = world.processBlocked(request, { status: entry.response.status, headers: serviceHeaders(entry.response.headers), body: entry.response.body });
+        return { seq: replayed.seq, ...replayed.response, fault: replayed.fault };
+      }
+      const importing = world.importFor(request);
+      if (importing) await importing;
+      const replayed = world.process(request);
       return { seq: replayed.seq, ...replayed.response, fault: replayed.fault };
     },
     async close() {},

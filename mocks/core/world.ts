@@ -155,13 +155,22 @@ export class World {
   }
 
   /**
+   * The import `request`'s service still waits for, if any: `process` needs its mock imported.
+   * Replay awaits it before each entry instead of importing every mock first (a journal reaches
+   * one or two of them; importing all 29 was most of verifying a small journal).
+   */
+  importFor(request: Pick<WorldRequest, 'service' | 'host'>): Promise<unknown> | undefined {
+    return this.importOf(request.service ?? this.serviceForHost(request.host));
+  }
+
+  /**
    * Serves one request; resolves after its journal entry has been handed to the store. A request
    * to a service whose mock is not imported yet waits for the import before it takes its sequence
    * number: requests in flight at once may be numbered in another order than they arrived, as
    * any concurrent requests may; the journal's order is the one replay follows.
    */
   async dispatch(request: WorldRequest): Promise<WorldResponse> {
-    const importing = this.importOf(request.service ?? this.serviceForHost(request.host));
+    const importing = this.importFor(request);
     if (importing) await importing;
     const entry = this.process(request);
     await this.journal.append(entry);

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { SweepProfile } from '../kit/sweep-profile.js';
+import { sourceUrl } from '../core/source-url.js';
 
 /**
  * How the conformance suite and `toolbench coverage` call every tool of the Atlassian servers: in
@@ -14,9 +15,7 @@ const SITE = 'https://larkspur.atlassian.net';
 const PRIYA = '5b10ac8d82e05b22cc7d4e10';
 const MARCUS = '5b10ac8d82e05b22cc7d4e11';
 /** A file the upload tool can read: the world's own scenario.toml, in the source tree even when this runs from dist/. */
-const cut = import.meta.url.lastIndexOf('/dist/');
-const here = cut === -1 ? import.meta.url : import.meta.url.slice(0, cut) + import.meta.url.slice(cut + '/dist'.length);
-const UPLOAD = fileURLToPath(new URL('./conformance/scenario.toml', here));
+const UPLOAD = fileURLToPath(new URL('./conformance/scenario.toml', sourceUrl(import.meta.url)));
 
 export const sweep: SweepProfile = {
   scenario: 'mocks/atlassian/conformance',

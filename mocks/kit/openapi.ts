@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { OpenApiDocument, Schema } from './spec-fallback.js';
+import { sourceUrl } from '../core/source-url.js';
 
 /**
  * Working with vendored OpenAPI 3 descriptions: prune a vendor's spec to the paths a service
@@ -100,8 +101,7 @@ export function loadSpec(moduleUrl: string, relativePath: string): OpenApiDocume
  * call (pure, so a handler may call it). For large specs: world start does not pay for parsing.
  */
 export function lazySpec(moduleUrl: string, relativePath: string): () => OpenApiDocument {
-  const cut = moduleUrl.lastIndexOf('/dist/');
-  const url = new URL(relativePath, cut === -1 ? moduleUrl : moduleUrl.slice(0, cut) + moduleUrl.slice(cut + '/dist'.length));
+  const url = new URL(relativePath, sourceUrl(moduleUrl));
   const text = readFileSync(url, 'utf8');
   let spec: OpenApiDocument | undefined;
   return () => (spec ??= JSON.parse(text) as OpenApiDocument);

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { SweepProfile } from '../kit/sweep-profile.js';
+import { sourceUrl } from '../core/source-url.js';
 
 /**
  * How the conformance suite and `toolbench coverage` call all 23 + 23 tools of the two
@@ -8,7 +9,8 @@ import type { SweepProfile } from '../kit/sweep-profile.js';
  * sweep's own creates). Pod names of deployments are seeded: tools that take a pod name use the
  * stand-alone pods the sweep runs itself.
  */
-const CHART = fileURLToPath(new URL('./conformance/chart', import.meta.url));
+// In the source tree even when this runs from dist/ (`toolbench catalog sweep`, `npm test`).
+const CHART = fileURLToPath(new URL('./conformance/chart', sourceUrl(import.meta.url)));
 
 const MANIFEST = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'sweep-applied', namespace: 'shop' }, data: { mode: 'sweep' } });
 

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { startStack, type Stack } from '../catalog/stack.js';
 import { nodeClientEnv } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // The AWS SDK for JavaScript v3 (client-s3, -sts, -iam, -ec2, -lambda, -cloudwatch-logs, -dynamodb;
 // unmodified, in their own Node process) against the real AWS hostnames through the preload and
@@ -22,7 +23,7 @@ test.after.always(async () => {
 });
 
 test('the seven AWS SDK v3 clients work unmodified through the proxy; bad signatures get each protocol\'s own error', async (t) => {
-  const script = fileURLToPath(new URL('./helpers/aws-sdk-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/aws-sdk-client.mjs', sourceUrl(import.meta.url)));
   const { stdout } = await run(process.execPath, [script], {
     env: { ...process.env, ...nodeClientEnv(stack.proxy!.proxy.urlFor('aws-sdk'), stack.caPath!), AWS_ACCESS_KEY_ID: 'AKIACONFORMANCE00001', AWS_SECRET_ACCESS_KEY: 'conformanceSecret/0123456789ABCDEFabcdef', AWS_CONFIG_FILE: '/dev/null', AWS_SHARED_CREDENTIALS_FILE: '/dev/null' },
   });

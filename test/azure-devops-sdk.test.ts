@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { startStack, type Stack } from '../catalog/stack.js';
 import { nodeClientEnv, run } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // The official azure-devops-node-api (unmodified, typed-rest-client) in its own Node process,
 // reaching https://dev.azure.com through the preload and the TLS proxy: resource areas and
@@ -20,7 +21,7 @@ test.after.always(async () => {
 });
 
 test('azure-devops-node-api discovers locations, queries, creates and updates work items, reads Git and builds', async (t) => {
-  const script = fileURLToPath(new URL('./helpers/azure-devops-sdk-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/azure-devops-sdk-client.mjs', sourceUrl(import.meta.url)));
   const result = await run(process.execPath, [script], { ...nodeClientEnv(stack.proxy!.proxy.urlFor('ado-sdk'), stack.caPath!), ADO_TOKEN: TOKEN }, 60_000);
   t.is(result.code, 0, result.stderr);
   const out = JSON.parse(result.stdout);

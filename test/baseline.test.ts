@@ -1,12 +1,12 @@
 import test from 'ava';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BASELINE_DIR, openWorld } from '../scenarios/world.js';
 import { fileHash } from '../mocks/core/dataset.js';
 import { verifyJournal } from '../replay/verify.js';
 import { placeholderCredential } from '../catalog/env-template.js';
 import { BASELINE_PROBES, type ProbeSend } from './helpers/baseline-probes.js';
+import { tempDir } from './helpers/journal.js';
 
 /**
  * A service the scenario does not name answers from the shared baseline world
@@ -80,7 +80,7 @@ test('every catalog service\'s baseline_credential logs in to its baseline datas
 });
 
 async function recordOne(baselineDir: string, request: { host: string; target: string; body?: string }): Promise<string> {
-  const journalDir = join(mkdtempSync(join(tmpdir(), 'toolbench-baseline-journal-')), 'journal');
+  const journalDir = join(tempDir('toolbench-baseline-journal-'), 'journal');
   const { world } = await openWorld({ scenarioDir: GITHUB_SCENARIO, journalDir, baselineDir });
   const response = await world.dispatch({
     host: request.host, method: request.body === undefined ? 'GET' : 'POST', target: request.target,
@@ -92,7 +92,7 @@ async function recordOne(baselineDir: string, request: { host: string; target: s
 }
 
 test('a changed baseline refuses replay only for a service the journal touched', async (t) => {
-  const baselineDir = mkdtempSync(join(tmpdir(), 'toolbench-baseline-'));
+  const baselineDir = tempDir('toolbench-baseline-');
   cpSync(BASELINE_DIR, baselineDir, { recursive: true });
   const usedLinear = await recordOne(baselineDir, { host: 'api.linear.app', target: '/graphql', body: JSON.stringify({ query: '{ teams { nodes { id name } } }' }) });
   const usedGithub = await recordOne(baselineDir, { host: 'api.github.com', target: '/repos/acme/widgets' });

@@ -1,6 +1,4 @@
 import test from 'ava';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { placeholderProblems, renderEnv, renderTemplate, placeholderCredential } from '../catalog/env-template.js';
 import { loadCatalog, type LoadedCatalog } from '../catalog/load.js';
@@ -14,6 +12,7 @@ import { ScenarioManifestSchema } from '../scenarios/manifest.js';
 import { validateScenario } from '../scenarios/validate.js';
 import { HostRoutes } from '../proxy/routes.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
+import { tempDir } from './helpers/journal.js';
 
 test('host table: concrete hosts, patterns with their placeholder values, concrete wins', (t) => {
   const table = new HostTable([
@@ -97,7 +96,7 @@ test('name constraints: a .suffix permits subdomains only; an existing CA that l
   t.true(covers(['atlassian.net'], '.atlassian.net'));
   t.true(covers(['.atlassian.net'], '.atlassian.net'));
   t.false(covers(['acme.atlassian.net'], '.atlassian.net'));
-  const dir = join(mkdtempSync(join(tmpdir(), 'toolbench-hosts-')), 'ca');
+  const dir = join(tempDir('toolbench-hosts-'), 'ca');
   const ca = createCa(dir, ['api.github.com', '.atlassian.net'], { keyBits: 1024 });
   t.deepEqual(ca.permitted, ['.atlassian.net', 'api.github.com']);
   t.is(ensureCa(dir, ['api.github.com', '.atlassian.net']).created, false);

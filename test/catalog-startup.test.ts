@@ -9,6 +9,7 @@ import { auditJournal } from '../replay/audit.js';
 import { fromJournal } from '../replay/source.js';
 import { testCaDir } from './helpers/proxy.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
+import { fixtureArgs } from './helpers/cli.js';
 
 // A server that calls its API while starting (as slack-mcp-server warms its caches): those
 // requests are `startup`, and audit leaves them out of api_calls.
@@ -17,7 +18,7 @@ test('start-up requests are marked startup and excluded from api_calls; later ca
   const shipped = loadCatalog();
   const probe = EndpointEntrySchema.parse({
     id: 'probe', service: 'github', kind: 'native', reach: 'preload', bridge_port: 7199,
-    args: ['--import', 'tsx', '{{toolbench_root}}/test/fixtures/probe-mcp-server.ts'],
+    args: fixtureArgs('probe-mcp-server'),
     env: { PROBE_TOKEN: '{{credential}}', PROBE_STARTUP_URL: 'https://api.github.com/repos/acme/widgets' },
   });
   const catalog = { ...shipped, catalog: { ...shipped.catalog, endpoints: [probe] } };

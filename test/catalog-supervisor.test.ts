@@ -12,10 +12,11 @@ import { MemoryJournal } from '../mocks/core/journal.js';
 import type { McpRecord } from '../mocks/core/journal-format.js';
 import { testHeader } from './helpers/journal.js';
 import { PRELOAD_PATH } from '../proxy/preload-path.js';
+import { fixtureArgs } from './helpers/cli.js';
 
 const probe = EndpointEntrySchema.parse({
   id: 'probe', service: 'counter', kind: 'native', reach: 'base-url', bridge_port: 1,
-  args: ['--import', 'tsx', '{{toolbench_root}}/test/fixtures/probe-mcp-server.ts'],
+  args: fixtureArgs('probe-mcp-server'),
   env: { PROBE_TOKEN: '{{credential}}', PROBE_URL: '{{service_url}}' },
 });
 

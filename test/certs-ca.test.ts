@@ -1,7 +1,6 @@
 import test from 'ava';
 import { X509Certificate } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import forge from 'node-forge';
 import { createCa, ensureCa, LeafCache, loadCa, openCertificates, signLeaf } from '../certs/index.js';
@@ -10,9 +9,10 @@ import { generateRsaKeyPem } from '../certs/keys.js';
 import { leafSerial } from '../certs/leaf.js';
 import { permits, permittedDnsNames } from '../certs/name-constraints.js';
 import { run } from './helpers/proxy-processes.js';
+import { tempDir } from './helpers/journal.js';
 
 const HOSTS = ['api.github.com', 'slack.com'];
-const temp = () => join(mkdtempSync(join(tmpdir(), 'toolbench-certs-')), 'ca');
+const temp = () => join(tempDir('toolbench-certs-'), 'ca');
 
 // One CA for most tests: key generation is the slow part.
 let dir: string;
@@ -51,7 +51,7 @@ test('openssl verify accepts a catalog leaf and rejects one for a hostname outsi
   const ca = loadCa(dir);
   const leaves = LeafCache.open(ca);
   leaves.prepare(HOSTS);
-  const out = mkdtempSync(join(tmpdir(), 'toolbench-leaves-'));
+  const out = tempDir('toolbench-leaves-');
   const good = join(out, 'good.pem');
   writeFileSync(good, leaves.get('api.github.com')!.certPem);
   const ok = await run('openssl', ['verify', '-CAfile', ca.certPath, '-purpose', 'sslserver', good]);

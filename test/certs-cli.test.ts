@@ -1,15 +1,15 @@
 import test from 'ava';
-import { chmodSync, mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCatalog } from '../catalog/load.js';
 import { HostRoutes } from '../proxy/routes.js';
 import { exampleToken, startProxiedWorld, testCaDir } from './helpers/proxy.js';
 import { ROOT, run } from './helpers/proxy-processes.js';
 import { CLI_ARGS } from './helpers/cli.js';
+import { tempDir } from './helpers/journal.js';
 
 const toolbench = (args: string[]) => run(process.execPath, [...CLI_ARGS, ...args], {}, 60_000);
-const temp = () => join(mkdtempSync(join(tmpdir(), 'toolbench-certs-cli-')), 'ca');
+const temp = () => join(tempDir('toolbench-certs-cli-'), 'ca');
 
 test('toolbench certs init creates the CA once (0600 key, catalog hosts only), then reuses it and its leaves', async (t) => {
   const dir = temp();

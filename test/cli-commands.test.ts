@@ -3,10 +3,11 @@ import { readdirSync } from 'node:fs';
 import { COMMANDS, commandName } from '../bin/commands/index.js';
 import { runTsx, toolbench } from './helpers/replay-cli.js';
 import { topLevelHelp } from '../bin/top-help.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // bin/cli.ts lists every command from bin/commands/index.ts and loads only the one being run.
 test('every command module is listed, with its own command string and description', async (t) => {
-  const modules = readdirSync(new URL('../bin/commands/', import.meta.url)).filter((name) => name.endsWith('.ts') && name !== 'index.ts');
+  const modules = readdirSync(new URL('../bin/commands/', sourceUrl(import.meta.url))).filter((name) => name.endsWith('.ts') && name !== 'index.ts');
   t.deepEqual(COMMANDS.map((entry) => `${commandName(entry)}.ts`).sort(), modules.sort());
   for (const entry of COMMANDS) {
     const module = await entry.load();

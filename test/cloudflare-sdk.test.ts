@@ -10,6 +10,7 @@ import { serveWorld } from '../proxy/serve.js';
 import { prepareWorld } from './helpers/prepare-world.js';
 import { nodeClientEnv } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // The official `cloudflare` SDK (7.x, unmodified) in its own Node process, reaching
 // https://api.cloudflare.com through the preload and the TLS proxy, against the Cloudflare mock.
@@ -25,7 +26,7 @@ test.after.always(async () => {
 });
 
 test('cloudflare SDK: zones, DNS records (filters, auto-paging, create/patch/put/delete, 81057/81053/1004 errors), KV, Workers, R2, D1, a bad token', async (t) => {
-  const script = fileURLToPath(new URL('./helpers/cloudflare-sdk-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/cloudflare-sdk-client.mjs', sourceUrl(import.meta.url)));
   const { stdout } = await run(process.execPath, [script], {
     env: { ...process.env, ...nodeClientEnv(stack.proxy!.proxy.urlFor('cloudflare-sdk'), stack.caPath!), CF_TOKEN: 'cf-conformance-Xy3Kp9Qw2Rt7Lm5Nb8Vz', CF_ACCOUNT: '5f2c8e1a9b7d4c3e8a6f0b1d2e3c4a5b' },
   });

@@ -1,7 +1,6 @@
 import test from 'ava';
 import { LONG } from './helpers/reliability.js';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -19,11 +18,13 @@ import { specFallback, type OpenApiDocument } from '../mocks/kit/spec-fallback.j
 import { coverageLines, coverageOf } from '../replay/coverage.js';
 import { toolbench } from './helpers/replay-cli.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
+import { tempDir } from './helpers/journal.js';
 
 // `toolbench coverage`: per endpoint and tool, the operations reached, by handler, spec fallback
 // or nothing; from journals, or from the every-tool sweep of the catalog's services.
 
-const spec = JSON.parse(readFileSync(new URL('./fixtures/specs/shop-api.json', import.meta.url), 'utf8')) as OpenApiDocument;
+const spec = JSON.parse(readFileSync(new URL('./fixtures/specs/shop-api.json', sourceUrl(import.meta.url)), 'utf8')) as OpenApiDocument;
 const shop = defineService<object, null>({
   id: 'shop', version: '1', dataset: z.object({}), load: () => undefined, context: () => null,
   operations: [operation('widgets.special', rest('GET', '/v1/widgets/special'), () => jsonResponse(200, {}))],
@@ -70,7 +71,7 @@ test('tool arguments come from the input schema, with overrides for what must ex
 });
 
 test.serial('toolbench coverage JOURNAL: exit 1 and the request listed when an operation is unmatched; 0 when none', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'toolbench-coverage-'));
+  const dir = tempDir('toolbench-coverage-');
   const record = async (name: string, targets: string[]) => {
     const journalDir = join(dir, name, 'journal');
     const { world } = await openWorld({ scenarioDir: EXAMPLE_SCENARIO, journalDir });
@@ -91,7 +92,7 @@ test.serial('toolbench coverage JOURNAL: exit 1 and the request listed when an o
   t.regex(bad.stdout, /unmatched\s+GET \/repos\/acme\/widgets\/deployments\/:number/);
   t.regex(bad.stdout, /1 unmatched$/m);
   // A format-1 journal (recorded before operations were named): today's mocks name its requests.
-  const v1 = await toolbench(['coverage', '--json', fileURLToPath(new URL('./fixtures/journals-v1/example_github_basic', import.meta.url))]);
+  const v1 = await toolbench(['coverage', '--json', fileURLToPath(new URL('./fixtures/journals-v1/example_github_basic', sourceUrl(import.meta.url)))]);
   t.is(v1.code, 0, v1.stderr);
   t.deepEqual(JSON.parse(v1.stdout).rows.filter((r: { tool: string | null }) => r.tool === 'create_issue').map((r: { reach: string }) => r.reach), ['handler']);
   const none = await toolbench(['coverage', join(dir, 'nothing-here')]);
@@ -103,10 +104,10 @@ test.serial('toolbench coverage JOURNAL: exit 1 and the request listed when an o
 // conformance suite sweeps its own in the normal run; this one runs with TOOLBENCH_LONG_TESTS=1 (CI).
 (LONG ? test.serial : test.skip)('toolbench coverage without journals sweeps every tool of every catalog service with an endpoint', async (t) => {
   t.timeout(30 * 60_000);
-  const result = await toolbench(['coverage', '--json', '--ca-dir', join(mkdtempSync(join(tmpdir(), 'toolbench-coverage-ca-')), 'ca')]);
+  const result = await toolbench(['coverage', '--json', '--ca-dir', join(tempDir('toolbench-coverage-ca-'), 'ca')]);
   t.is(result.code, 0, result.stderr);
   const report = JSON.parse(result.stdout) as { rows: { endpoint: string; tool: string | null; reach: string }[]; unmatched: unknown[]; skipped: unknown[] };
-  const snapshot = JSON.parse(readFileSync(new URL('../catalog/snapshots/github.json', import.meta.url), 'utf8')) as { tools: { name: string }[] };
+  const snapshot = JSON.parse(readFileSync(new URL('../catalog/snapshots/github.json', sourceUrl(import.meta.url)), 'utf8')) as { tools: { name: string }[] };
   const reached = new Set(report.rows.filter((r) => r.endpoint === 'github').map((r) => r.tool));
   t.deepEqual(snapshot.tools.map((tool) => tool.name).filter((name) => !reached.has(name)), [], 'every GitHub tool reached an operation');
   t.deepEqual(report.unmatched, []);

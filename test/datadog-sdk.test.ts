@@ -1,13 +1,14 @@
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startStack, type Stack } from '../catalog/stack.js';
 import { nodeClientEnv } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
+import { tempDir } from './helpers/journal.js';
 
 // The official @datadog/datadog-api-client (unmodified) in its own Node process, reaching
 // https://api.datadoghq.com through the preload and the TLS proxy, against the Datadog mock in the
@@ -18,8 +19,8 @@ const KEYS = { DD_API_KEY: 'dd0api0baseline0000000000000000a', DD_APP_KEY: 'dd0a
 let stack: Stack;
 
 test.before(async () => {
-  const scenarioDir = join(mkdtempSync(join(tmpdir(), 'toolbench-datadog-sdk-')), 'world');
-  cpSync(fileURLToPath(new URL('../mocks/datadog/conformance', import.meta.url)), scenarioDir, { recursive: true });
+  const scenarioDir = join(tempDir('toolbench-datadog-sdk-'), 'world');
+  cpSync(fileURLToPath(new URL('../mocks/datadog/conformance', sourceUrl(import.meta.url))), scenarioDir, { recursive: true });
   appendFileSync(join(scenarioDir, 'scenario.toml'), '\n[[faults]]\nservice = "datadog"\nroute = "/api/v1/hosts/totals"\nkind = "429"\nnth = [1]\nretry_after = 7\n');
   stack = await startStack({ scenarioDir, ports: 'ephemeral', caDir: testCaDir(), endpoints: false, clients: ['datadog-sdk'] });
 });
@@ -28,7 +29,7 @@ test.after.always(async () => {
 });
 
 test('@datadog/datadog-api-client reads, searches, pages, mutes, schedules and cancels through the proxy; its ApiException carries Datadog\'s errors', async (t) => {
-  const script = fileURLToPath(new URL('./helpers/datadog-sdk-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/datadog-sdk-client.mjs', sourceUrl(import.meta.url)));
   const { stdout } = await run(process.execPath, [script], { env: { ...process.env, ...nodeClientEnv(stack.proxy!.proxy.urlFor('datadog-sdk'), stack.caPath!), ...KEYS } });
   const out = JSON.parse(stdout);
   t.deepEqual(out.unparsed, [], 'the client deserializes every answer');

@@ -12,6 +12,7 @@ import { prepareWorld } from './helpers/prepare-world.js';
 import { nodeClientEnv } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
 import { specValidator } from './helpers/spec-validate.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // dots-wrapper (3.12, unmodified, axios) in its own Node process, reaching
 // https://api.digitalocean.com through the preload and the TLS proxy, against the DigitalOcean
@@ -30,7 +31,7 @@ test.after.always(async () => {
 });
 
 test('dots-wrapper lists by tag and pages Droplets, powers off and resizes one (its action completes on the logical clock), edits a DNS record; answers match the OpenAPI', async (t) => {
-  const script = fileURLToPath(new URL('./helpers/digitalocean-sdk-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/digitalocean-sdk-client.mjs', sourceUrl(import.meta.url)));
   const { stdout } = await run(process.execPath, [script], { env: { ...process.env, ...nodeClientEnv(stack.proxy!.proxy.urlFor('digitalocean-sdk'), stack.caPath!), DO_TOKEN: TOKEN } });
   const out = JSON.parse(stdout);
   t.deepEqual(out.tagged, ['web-prod-01', 'web-prod-02']);

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { startStack, type Stack } from '../catalog/stack.js';
 import { nodeClientEnv, run } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // The official exa-js (unmodified, fetch) in its own Node process, reaching https://api.exa.ai
 // through the preload and the TLS proxy, against the Exa mock: neural and keyword search with
@@ -19,7 +20,7 @@ test.after.always(async () => {
 });
 
 test('exa-js searches, fetches, finds similar pages, answers, researches and runs agents against the mock; errors surface as Exa words them', async (t) => {
-  const script = fileURLToPath(new URL('./helpers/exa-sdk-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/exa-sdk-client.mjs', sourceUrl(import.meta.url)));
   const result = await run(process.execPath, [script], { ...nodeClientEnv(stack.proxy!.proxy.urlFor('exa-sdk'), stack.caPath!), EXA_KEY: 'exa-conformance-0000-0000-0000-000000000000', EXA_BROKE: 'exa-exhausted-0000-0000-0000-000000000000' }, 60_000);
   t.is(result.code, 0, result.stderr);
   const out = JSON.parse(result.stdout);

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { startStack, type Stack } from '../catalog/stack.js';
 import { nodeClientEnv, run } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // The official @mendable/firecrawl-js (unmodified, axios) in its own Node process, reaching
 // https://api.firecrawl.dev through the preload and the TLS proxy, against the Firecrawl mock.
@@ -16,7 +17,7 @@ test.after.always(async () => {
 });
 
 test('@mendable/firecrawl-js scrapes, searches, maps, crawls, batches, extracts, runs agents and monitors; errors as Firecrawl words them', async (t) => {
-  const script = fileURLToPath(new URL('./helpers/firecrawl-sdk-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/firecrawl-sdk-client.mjs', sourceUrl(import.meta.url)));
   const result = await run(process.execPath, [script], { ...nodeClientEnv(stack.proxy!.proxy.urlFor('firecrawl-sdk'), stack.caPath!), FIRECRAWL_KEY: 'fc-conformance0000000000000000000', FIRECRAWL_BROKE: 'fc-exhausted00000000000000000000' }, 90_000);
   t.is(result.code, 0, result.stderr);
   const out = JSON.parse(result.stdout);

@@ -15,6 +15,7 @@ import { fcOptions, fuzzTimeout } from './helpers/fuzz.js';
 import { guardNetwork, type NetGuard } from './helpers/proxy-net-guard.js';
 import { testHeader } from './helpers/journal.js';
 import { PRELOAD_PATH } from '../proxy/preload-path.js';
+import { fixtureArgs } from './helpers/cli.js';
 
 // Broken JSON-RPC and broken Streamable HTTP at an MCP bridge (in front of the probe server):
 // invalid JSON, JSON that is not JSON-RPC, wrong types, unknown methods and tools, batches, deep
@@ -23,7 +24,7 @@ import { PRELOAD_PATH } from '../proxy/preload-path.js';
 
 const probeEntry = EndpointEntrySchema.parse({
   id: 'probe', service: 'counter', kind: 'native', reach: 'base-url', bridge_port: 1,
-  args: ['--import', 'tsx', '{{toolbench_root}}/test/fixtures/probe-mcp-server.ts'],
+  args: fixtureArgs('probe-mcp-server'),
   env: { PROBE_TOKEN: '{{credential}}', PROBE_URL: '{{service_url}}' },
 });
 

@@ -4,6 +4,7 @@ import { loadCatalog } from '../catalog/load.js';
 import { startStack, type Stack } from '../catalog/stack.js';
 import { nodeClientEnv, run } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // @gitbeaker/rest (unmodified, global fetch) in its own Node process, reaching
 // https://gitlab.com/api/v4 through the preload and the TLS proxy, against the GitLab mock: a
@@ -21,7 +22,7 @@ test.after.always(async () => {
 });
 
 test('@gitbeaker/rest reads and writes the mock like gitlab.com', async (t) => {
-  const script = fileURLToPath(new URL('./helpers/gitlab-sdk-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/gitlab-sdk-client.mjs', sourceUrl(import.meta.url)));
   const result = await run(process.execPath, [script], { ...nodeClientEnv(stack.proxy!.proxy.urlFor('gitlab-sdk'), stack.caPath!), GITLAB_TOKEN: 'gitlab-conformance-token' }, 60_000);
   t.is(result.code, 0, result.stderr);
   const out = JSON.parse(result.stdout);

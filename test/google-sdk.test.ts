@@ -8,6 +8,7 @@ import type { OpenApiDocument } from '../mocks/kit/spec-fallback.js';
 import { nodeClientEnv } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
 import { specValidator } from './helpers/spec-validate.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // The official googleapis client (v174, unmodified) in its own Node process, reaching
 // www.googleapis.com and docs/sheets/slides.googleapis.com through the preload and the TLS
@@ -25,11 +26,11 @@ test.after.always(async () => {
 });
 
 // Google's own formats (google-datetime, google-fieldmask, int64 as a string…) are dropped: ajv does not know them.
-const spec = (name: string) => JSON.parse(readFileSync(fileURLToPath(new URL(`../mocks/google/spec/${name}.json`, import.meta.url)), 'utf8')
+const spec = (name: string) => JSON.parse(readFileSync(fileURLToPath(new URL(`../mocks/google/spec/${name}.json`, sourceUrl(import.meta.url))), 'utf8')
   .replace(/,"format":"(google-[a-z]+|int64|uint64|int32|uint32|byte|double|float)"/g, '').replace(/"format":"(google-[a-z]+|int64|uint64|int32|uint32|byte|double|float)",/g, '')) as OpenApiDocument;
 
 test('googleapis: Drive, Docs, Sheets, Slides and Calendar through the proxy; answers match Google\'s descriptions', async (t) => {
-  const script = fileURLToPath(new URL('./helpers/google-sdk-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/google-sdk-client.mjs', sourceUrl(import.meta.url)));
   const { stdout } = await run(process.execPath, [script], { env: { ...process.env, ...nodeClientEnv(stack.proxy!.proxy.urlFor('googleapis'), stack.caPath!), GOOGLE_TOKEN: 'google-conformance-token' } });
   const out = JSON.parse(stdout);
   t.deepEqual(out.about, { user: { displayName: 'Alex Rivera', emailAddress: 'alex@northwind.example' } });

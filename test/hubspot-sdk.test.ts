@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { startStack, type Stack } from '../catalog/stack.js';
 import { nodeClientEnv } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // The official @hubspot/api-client (13.5, unmodified) in its own Node process, reaching
 // https://api.hubapi.com through the preload and the TLS proxy, against the HubSpot mock.
@@ -22,7 +23,7 @@ test.after.always(async () => {
 });
 
 test('@hubspot/api-client lists, pages, searches, creates with associations, updates, associates, archives; its ApiException carries HubSpot\'s errors', async (t) => {
-  const script = fileURLToPath(new URL('./helpers/hubspot-sdk-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/hubspot-sdk-client.mjs', sourceUrl(import.meta.url)));
   const { stdout } = await run(process.execPath, [script], { env: { ...process.env, ...nodeClientEnv(stack.proxy!.proxy.urlFor('hubspot-sdk'), stack.caPath!), HUBSPOT_TOKEN: TOKEN } });
   const out = JSON.parse(stdout);
   t.deepEqual(out.page, { ids: ['101', '102', '103', '104', '105'], next: '106', companies: ['contact_to_company', 'contact_to_company_unlabeled'] });

@@ -11,13 +11,14 @@ import { prefixedId } from '../mocks/kit/ids.js';
 import { operation, rest } from '../mocks/kit/operation.js';
 import { specFallback, type OpenApiDocument } from '../mocks/kit/spec-fallback.js';
 import { specValidator } from './helpers/spec-validate.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // The spec fallback (mocks/kit/spec-fallback.ts) over a small hand-written OpenAPI document and
 // over a pruned copy of Stripe's real one (test/fixtures/specs/stripe-tail.json: pruned from
 // the APIs.guru bundle's stripe.com.json by mocks/kit/openapi.ts pruneSpec). Every answer the
 // fallback gives is validated against the spec's response schema with ajv.
 
-const readSpec = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/specs/${name}`, import.meta.url), 'utf8')) as OpenApiDocument;
+const readSpec = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/specs/${name}`, sourceUrl(import.meta.url)), 'utf8')) as OpenApiDocument;
 const enc = (text: string) => new TextEncoder().encode(text);
 const header: JournalHeader = { format: 2, toolbench: 'test', scenario: 'spec', datasetHash: '', seed: 7, catalogHash: '', epoch: '2025-01-01T00:00:00.000Z', tickMs: 1000, scenarioDir: '/nowhere' };
 

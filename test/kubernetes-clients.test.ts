@@ -1,13 +1,14 @@
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startStack, type Stack } from '../catalog/stack.js';
 import { nodeClientEnv } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
+import { tempDir } from './helpers/journal.js';
 
 // Real clients nobody here wrote, unmodified, through the TLS proxy against the Kubernetes mock:
 // @kubernetes/client-node 1.3 (the preload; see the helper for why not the 2.0 devDependency) and kubectl itself (HTTPS_PROXY; the CA in the
@@ -25,7 +26,7 @@ function hasKubectl(): boolean {
 
 test.before(async () => {
   stack = await startStack({ scenarioDir: 'mocks/kubernetes/conformance', ports: 'ephemeral', caDir: testCaDir(), endpoints: false, clients: ['k8s-client-node', 'kubectl'] });
-  dir = mkdtempSync(join(tmpdir(), 'toolbench-kube-test-'));
+  dir = tempDir('toolbench-kube-test-');
   kubeconfig = join(dir, 'config');
   writeFileSync(kubeconfig, JSON.stringify({
     apiVersion: 'v1', kind: 'Config',
@@ -40,7 +41,7 @@ test.after.always(async () => {
 });
 
 test.serial('@kubernetes/client-node reads, scales, creates, patches, pages, reads logs and watches; errors are Status objects', async (t) => {
-  const script = fileURLToPath(new URL('./helpers/kubernetes-client-node.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/kubernetes-client-node.mjs', sourceUrl(import.meta.url)));
   const { stdout } = await run(process.execPath, [script], { env: { ...process.env, ...nodeClientEnv(stack.proxy!.proxy.urlFor('k8s-client-node'), stack.caPath!), KUBECONFIG: kubeconfig } });
   const out = JSON.parse(stdout);
   t.deepEqual(out.namespaces, ['default', 'kube-node-lease', 'kube-public', 'kube-system', 'monitoring', 'payments', 'shop', 'staging'].sort((a, b) => out.namespaces.indexOf(a) - out.namespaces.indexOf(b)));

@@ -10,6 +10,7 @@ import { serveWorld } from '../proxy/serve.js';
 import { prepareWorld } from './helpers/prepare-world.js';
 import { nodeClientEnv } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // The official launchdarkly-api-typescript (17.2, unmodified, axios) in its own Node process,
 // reaching https://app.launchdarkly.com through the preload and the TLS proxy, against the
@@ -26,7 +27,7 @@ test.after.always(async () => {
 });
 
 test('launchdarkly-api-typescript lists and pages flags, reads one environment, creates, JSON-patches and semantic-patches a flag; errors are {code, message}', async (t) => {
-  const script = fileURLToPath(new URL('./helpers/launchdarkly-sdk-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/launchdarkly-sdk-client.mjs', sourceUrl(import.meta.url)));
   const { stdout } = await run(process.execPath, [script], {
     env: { ...process.env, ...nodeClientEnv(stack.proxy!.proxy.urlFor('launchdarkly-sdk'), stack.caPath!), LD_TOKEN: 'api-5c1d9e7a-conformance', LD_READER: 'api-1a2b3c4d-conformance-reader' },
   });

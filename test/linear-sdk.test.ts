@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { startStack, type Stack } from '../catalog/stack.js';
 import { nodeClientEnv } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // The official @linear/sdk (v98, unmodified) in its own Node process, reaching
 // https://api.linear.app/graphql through the preload and the TLS proxy, against the Linear mock.
@@ -22,7 +23,7 @@ test.after.always(async () => {
 });
 
 test('@linear/sdk reads, pages, creates, updates and comments; its error classes see Linear\'s errors', async (t) => {
-  const script = fileURLToPath(new URL('./helpers/linear-sdk-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/linear-sdk-client.mjs', sourceUrl(import.meta.url)));
   const { stdout } = await run(process.execPath, [script], { env: { ...process.env, ...nodeClientEnv(stack.proxy!.proxy.urlFor('linear-sdk'), stack.caPath!), LINEAR_API_KEY: KEY } });
   const out = JSON.parse(stdout);
   t.deepEqual(out.viewer, { name: 'Maya Chen', email: 'maya@northwind.dev' });

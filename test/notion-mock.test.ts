@@ -1,7 +1,6 @@
 import test from 'ava';
 import { Client } from '@notionhq/client';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IDS } from '../mocks/notion/conformance.js';
 import { FaultRuleSchema } from '../mocks/core/fault-plan.js';
@@ -10,6 +9,7 @@ import { World } from '../mocks/core/world.js';
 import { serveWorld } from '../proxy/serve.js';
 import { prepareWorld } from './helpers/prepare-world.js';
 import { journalEntries } from './helpers/mcp-stack.js';
+import { tempDir } from './helpers/journal.js';
 
 // The Notion mock in process (one world for the file, requests in order): Notion's 429
 // `rate_limited` with Retry-After, which @notionhq/client retries; what the SDK and server tests
@@ -124,7 +124,7 @@ test.serial('page Markdown: read, targeted edit, replace; the blocks follow', as
 });
 
 test('a dataset naming an unknown status, property or user stops the load naming the page and property', (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'toolbench-notion-dataset-'));
+  const dir = tempDir('toolbench-notion-dataset-');
   cpSync(SCENARIO, dir, { recursive: true });
   const file = join(dir, 'dataset', 'notion.json');
   const data = JSON.parse(readFileSync(file, 'utf8')) as { pages: { id: string; properties: Record<string, unknown> }[] };

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { JournalEntry } from '../mocks/core/journal-format.js';
 import { nodeClientEnv, run } from './helpers/proxy-processes.js';
 import { startProxiedWorld, type ProxiedWorld } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // @notionhq/client, unmodified, in a Node child that reaches https://api.notion.com through the
 // proxy (the preload, NODE_EXTRA_CA_CERTS, certificate checks on): users, search, a data source
@@ -22,7 +23,7 @@ test.before(async () => {
   w = await startProxiedWorld({ scenarioDir: SCENARIO });
   w.tracker.register('notion');
   w.tracker.markReady('notion');
-  const script = fileURLToPath(new URL('./helpers/notion-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/notion-client.mjs', sourceUrl(import.meta.url)));
   const names = ['users.me', 'users paginated', 'search data sources', 'database and data source', 'query paginated', 'create row', 'update row', 'blocks', 'comments', 'trash row',
     'not found', 'bad status', 'bad filter', 'unauthorized'];
   const result = await run(process.execPath, [script, ...names], { ...nodeClientEnv(w.urlFor('notion'), w.caPath), NOTION_TOKEN: 'ntn_conformance_token_00000000000' });
@@ -96,7 +97,7 @@ test('Notion\'s errors reach the SDK as APIResponseError with its code and statu
  * when the operation gives that answer no schema (GET /v1/users/{user_id} has only examples).
  */
 function specValidators(): (method: string, path: string, status: number) => { listed: boolean; validate: ValidateFunction | null } {
-  const spec = JSON.parse(readFileSync(fileURLToPath(new URL('../node_modules/@notionhq/notion-mcp-server/scripts/notion-openapi.json', import.meta.url)), 'utf8'));
+  const spec = JSON.parse(readFileSync(fileURLToPath(new URL('../node_modules/@notionhq/notion-mcp-server/scripts/notion-openapi.json', sourceUrl(import.meta.url))), 'utf8'));
   const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
   ajv.addSchema({ components: spec.components }, 'spec');
   const fix = (node: unknown): unknown => JSON.parse(JSON.stringify(node).replace(/"#\/components\//g, '"spec#/components/'));

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { startStack, type Stack } from '../catalog/stack.js';
 import { nodeClientEnv } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // The official @pagerduty/pdjs (2.2.4, unmodified, cross-fetch) in its own Node process,
 // reaching https://api.pagerduty.com through the preload and the TLS proxy, against the mock.
@@ -20,7 +21,7 @@ test.after.always(async () => {
 });
 
 test('pdjs pages incidents, reads one, needs From with an account token, and sees PagerDuty\'s error envelope', async (t) => {
-  const script = fileURLToPath(new URL('./helpers/pagerduty-sdk-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/pagerduty-sdk-client.mjs', sourceUrl(import.meta.url)));
   const { stdout } = await run(process.execPath, [script], {
     env: { ...process.env, ...nodeClientEnv(stack.proxy!.proxy.urlFor('pagerduty-sdk'), stack.caPath!), PD_USER_TOKEN: 'u+baseline-pagerduty-token', PD_ACCOUNT_TOKEN: 'baseline-account-token' },
   });

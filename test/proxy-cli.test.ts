@@ -1,6 +1,5 @@
 import test from 'ava';
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exampleToken } from './helpers/proxy.js';
 import { nodeClient, run, startToolbench, type Daemon } from './helpers/proxy-processes.js';
@@ -10,10 +9,11 @@ import { nodeClient, run, startToolbench, type Daemon } from './helpers/proxy-pr
 
 import type { WorldReady } from '../bin/world-ready.js';
 import { CLI_ARGS } from './helpers/cli.js';
+import { tempDir } from './helpers/journal.js';
 interface ProxyReady { proxy: string; tls: number; ca: string; world: string; clients: Record<string, string> }
 
 const TOKEN = exampleToken();
-const temp = () => mkdtempSync(join(tmpdir(), 'toolbench-cli-'));
+const temp = () => tempDir('toolbench-cli-');
 const EPHEMERAL = ['--ports', 'ephemeral', '--admin-port', '0'];
 
 async function journalLines({ admin, token }: WorldReady): Promise<string[]> {

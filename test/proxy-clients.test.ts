@@ -1,10 +1,10 @@
 import test from 'ava';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { exampleToken, startProxiedWorld, type ProxiedWorld } from './helpers/proxy.js';
 import { nodeClient, run } from './helpers/proxy-processes.js';
+import { tempDir } from './helpers/journal.js';
 
 // Unmodified clients reach the GitHub mock over HTTPS through the proxy, certificate checks on.
 
@@ -51,7 +51,7 @@ test.serial('curl without a credential, or with a wrong one, is attributed direc
 });
 
 test.serial('curl refuses the proxy without the CA: certificate checking is real', async (t) => {
-  const publicRoots = join(mkdtempSync(join(tmpdir(), 'toolbench-roots-')), 'roots.pem');
+  const publicRoots = join(tempDir('toolbench-roots-'), 'roots.pem');
   writeFileSync(publicRoots, rootCertificates.join('\n'));
   const result = await run('curl', ['-sS', '-x', w.proxyUrl, '--cacert', publicRoots, 'https://api.github.com/user']);
   t.is(result.code, 60, result.stderr); // CURLE_PEER_FAILED_VERIFICATION

@@ -1,8 +1,7 @@
 import test from 'ava';
-import { readFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import forge from 'node-forge';
@@ -21,10 +20,11 @@ import { childEnvironment } from '../proxy/child-env.js';
 import { serveProxyForWorld, type ServedProxy } from '../proxy/for-world.js';
 import { auditJournal } from '../replay/audit.js';
 import { fromJournal } from '../replay/source.js';
-import { testHeader } from './helpers/journal.js';
+import { testHeader, tempDir } from './helpers/journal.js';
 import { guardNetwork, type NetGuard } from './helpers/proxy-net-guard.js';
 import { run, type Run } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // How servers reach the world: real clients (stripe-node 23 and 17.7, Node's http/https with the
 // agents libraries make, undici fetch, curl, openssl, python3) through the one child environment
@@ -42,7 +42,7 @@ const echoService: ServiceDefinition<Record<string, never>> = {
 };
 
 const HOSTNAMES = ['api.stripe.com', '{site}.atlassian.net', '{bucket}.s3.{region}.amazonaws.com'];
-const CLIENT = fileURLToPath(new URL('./helpers/preload-client.mjs', import.meta.url));
+const CLIENT = fileURLToPath(new URL('./helpers/preload-client.mjs', sourceUrl(import.meta.url)));
 
 let guard: NetGuard;
 let world: World;
@@ -182,7 +182,7 @@ test.serial('openssl verify: the CA permits each pattern\'s subdomains, not the 
   const ca = loadCa(served.certs.ca.dir);
   t.true(ca.permitted.includes('.atlassian.net') && ca.permitted.includes('.amazonaws.com') && ca.permitted.includes('api.stripe.com'), ca.permitted.join(', '));
   const leafKey = forge.pki.privateKeyFromPem(readFileSync(caPaths(ca.dir).leafKeyPath, 'utf8')) as forge.pki.rsa.PrivateKey;
-  const out = mkdtempSync(join(tmpdir(), 'toolbench-reach-'));
+  const out = tempDir('toolbench-reach-');
   const verify = async (host: string) => {
     const file = join(out, `${host}.pem`);
     writeFileSync(file, signLeaf(ca, leafKey, host)); // the CA's key signs anything; the constraints decide

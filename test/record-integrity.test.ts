@@ -10,7 +10,7 @@ import { recordTrial } from '../scenarios/record.js';
 import { tempDir } from './helpers/journal.js';
 import { testCaDir } from './helpers/proxy.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
-import { CLI_ARGS } from './helpers/cli.js';
+import { CLI_ARGS, fixtureArgs } from './helpers/cli.js';
 
 // Issue 13: what an agent can reach, timeouts and Ctrl-C that hold for shell-wrapped agents,
 // start-up errors a user can act on.
@@ -18,7 +18,7 @@ import { CLI_ARGS } from './helpers/cli.js';
 const run = promisify(execFile);
 const CLI = [process.execPath, ...CLI_ARGS];
 const wrongAgent = (mode: string, extra: string[] = []) => ({
-  command: ['/usr/bin/env', `WRONG_AGENT_MODE=${mode}`, ...extra, process.execPath, '--import', import.meta.resolve('tsx'), 'test/fixtures/wrong-agent.ts'],
+  command: ['/usr/bin/env', `WRONG_AGENT_MODE=${mode}`, ...extra, process.execPath, ...fixtureArgs('wrong-agent')],
 });
 const record = (agent: Parameters<typeof recordTrial>[0]['agent'], extra: Partial<Parameters<typeof recordTrial>[0]> = {}) =>
   recordTrial({ scenarioDir: EXAMPLE_SCENARIO, outDir: join(tempDir(), 'run'), agent, caDir: testCaDir(), timeoutMs: 60_000, endpoints: 'scenario', ...extra });

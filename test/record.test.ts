@@ -9,8 +9,9 @@ import { recordTrial } from '../scenarios/record.js';
 import { tempDir } from './helpers/journal.js';
 import { testCaDir } from './helpers/proxy.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
+import { fixtureArgs } from './helpers/cli.js';
 
-const wrongAgent = (mode: string) => ({ command: ['/usr/bin/env', `WRONG_AGENT_MODE=${mode}`, process.execPath, '--import', import.meta.resolve('tsx'), join(process.cwd(), 'test/fixtures/wrong-agent.ts')] });
+const wrongAgent = (mode: string) => ({ command: ['/usr/bin/env', `WRONG_AGENT_MODE=${mode}`, process.execPath, ...fixtureArgs('wrong-agent')] });
 const record = (agent: Parameters<typeof recordTrial>[0]['agent'], extra: Partial<Parameters<typeof recordTrial>[0]> = {}) =>
   recordTrial({ scenarioDir: EXAMPLE_SCENARIO, outDir: join(tempDir(), 'run'), agent, caDir: testCaDir(), timeoutMs: 60_000, endpoints: 'scenario', ...extra });
 

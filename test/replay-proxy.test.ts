@@ -1,6 +1,5 @@
 import test from 'ava';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Octokit } from '@octokit/rest';
 import { Ajv } from 'ajv';
@@ -29,7 +28,7 @@ test.before(async () => {
   const { world, catalog } = await openWorld({ scenarioDir: copyExampleScenario(), journalDir });
   const tracker = new CallTracker();
   const served = await serveProxyForWorld(world, { services: catalog.catalog.services, passthrough: [] }, {
-    caDir: join(mkdtempSync(join(tmpdir(), 'toolbench-ca-')), 'ca'), proxyPort: 0, tlsPort: 0, attribute: (client) => tracker.attribute(client),
+    caDir: join(tempDir('toolbench-ca-'), 'ca'), proxyPort: 0, tlsPort: 0, attribute: (client) => tracker.attribute(client),
   });
   try {
     const ca = readFileSync(served.certs.ca.certPath, 'utf8');

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { startStack, type Stack } from '../catalog/stack.js';
 import { nodeClientEnv } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // The official @sentry/api client (0.1.0, unmodified) in its own Node process, reaching
 // https://us.sentry.io through the preload and the TLS proxy, against the Sentry mock.
@@ -22,7 +23,7 @@ test.after.always(async () => {
 });
 
 test.serial('@sentry/api lists, reads, updates and creates; its errors are Sentry\'s {"detail": …}', async (t) => {
-  const script = fileURLToPath(new URL('./helpers/sentry-sdk-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/sentry-sdk-client.mjs', sourceUrl(import.meta.url)));
   const { stdout } = await run(process.execPath, [script], { env: { ...process.env, ...nodeClientEnv(stack.proxy!.proxy.urlFor('sentry-sdk'), stack.caPath!), SENTRY_TOKEN: TOKEN } });
   const out = JSON.parse(stdout);
   t.deepEqual(out.orgs, [['larkspur', 'https://us.sentry.io']]);

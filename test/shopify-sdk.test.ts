@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { startStack, type Stack } from '../catalog/stack.js';
 import { nodeClientEnv } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // The official @shopify/admin-api-client (unmodified) in its own Node process, reaching
 // https://fern-and-flint.myshopify.com/admin/api/2026-01/graphql.json (a host of the
@@ -21,7 +22,7 @@ test.after.always(async () => {
 });
 
 test('@shopify/admin-api-client reads, pages, searches, mutates, sees userErrors, THROTTLED and MAX_COST_EXCEEDED', async (t) => {
-  const script = fileURLToPath(new URL('./helpers/shopify-sdk-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/shopify-sdk-client.mjs', sourceUrl(import.meta.url)));
   const { stdout } = await run(process.execPath, [script], { env: { ...process.env, ...nodeClientEnv(stack.proxy!.proxy.urlFor('shopify-sdk'), stack.caPath!), SHOPIFY_TOKEN: 'shpat_fernandflint00000000000000000' } });
   const out = JSON.parse(stdout);
   t.deepEqual(out.shop, { name: 'Fern & Flint', myshopifyDomain: 'fern-and-flint.myshopify.com', currencyCode: 'CAD' });

@@ -8,6 +8,7 @@ import { SlackDatasetSchema } from '../mocks/slack/dataset.js';
 import { slackService } from '../mocks/slack/index.js';
 import { SLACK_SPEC, specScopes } from '../mocks/slack/spec.js';
 import { invalidSlackEntries, validateSlackResponse } from './helpers/slack-openapi.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // Every method of Slack's OpenAPI description (mocks/slack/spec/), called through a world: the
 // 17 with handlers and the rest through the kit's spec fallback. Each answers HTTP 200 `ok: true`
@@ -19,7 +20,7 @@ const EPOCH = Date.parse('2024-03-01T09:00:00Z');
 const ADMIN = 'xoxp-9-example-everything';
 // Every scope the description names, and the newer granular ones handlers ask for.
 const ALL_SCOPES = [...Object.keys((SLACK_SPEC as any).components.securitySchemes.slackAuth.flows.authorizationCode.scopes), 'channels:join', 'channels:manage'];
-const dataset = JSON.parse(readFileSync(new URL('../scenarios/example/slack/basic/dataset/slack.json', import.meta.url), 'utf8'));
+const dataset = JSON.parse(readFileSync(new URL('../scenarios/example/slack/basic/dataset/slack.json', sourceUrl(import.meta.url)), 'utf8'));
 dataset.tokens.push({ token: ADMIN, user: 'alice', scopes: ALL_SCOPES });
 
 const header: JournalHeader = { format: 2, toolbench: 'test', scenario: 'slack-spec', datasetHash: '', seed: 43, catalogHash: '', epoch: new Date(EPOCH).toISOString(), tickMs: 1000, scenarioDir: '/nowhere' };

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { invalidSlackEntries } from './helpers/slack-openapi.js';
 import { nodeClientEnv, run } from './helpers/proxy-processes.js';
 import { startProxiedWorld, type ProxiedWorld } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // @slack/web-api, unmodified, in a Node child that reaches https://slack.com/api through the
 // proxy (the preload, NODE_EXTRA_CA_CERTS, certificate checks on): cursor pagination, posting and
@@ -18,7 +19,7 @@ test.before(async () => {
   w = await startProxiedWorld({ scenarioDir: SCENARIO });
   w.tracker.register('slack');
   w.tracker.markReady('slack');
-  const script = fileURLToPath(new URL('./helpers/slack-web-api-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/slack-web-api-client.mjs', sourceUrl(import.meta.url)));
   const names = ['auth.test', 'paginate channels', 'conversations.info', 'post and reply', 'history', 'replies', 'paginate history', 'reactions.add', 'update and unreact', 'users.lookupByEmail', 'users.conversations',
     'users.list', 'users.info', 'users.profile.get', 'conversations.members', 'spec tail', 'spec missing_scope', 'channel_not_found', 'not_in_channel', 'missing_scope', 'invalid_auth'];
   const result = await run(process.execPath, [script, ...names], {

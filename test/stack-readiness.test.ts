@@ -5,6 +5,7 @@ import { EndpointEntrySchema } from '../catalog/schema.js';
 import { startStack, type EndpointReadiness } from '../catalog/stack.js';
 import { testCaDir } from './helpers/proxy.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
+import { fixtureArgs } from './helpers/cli.js';
 
 // Servers start several at once; one that never lists its tools fails the start after its own
 // readiness timeout, naming itself and quoting its stderr, and what did start is stopped again.
@@ -12,7 +13,7 @@ import { EXAMPLE_SCENARIO } from './helpers/world.js';
 const shipped = loadCatalog();
 const probe = (id: string, port: number) => EndpointEntrySchema.parse({
   id, service: 'github', kind: 'native', reach: 'preload', bridge_port: port,
-  args: ['--import', 'tsx', '{{toolbench_root}}/test/fixtures/probe-mcp-server.ts'], env: { PROBE_TOKEN: '{{credential}}' },
+  args: fixtureArgs('probe-mcp-server'), env: { PROBE_TOKEN: '{{credential}}' },
 });
 // Speaks no MCP: says it is warming up, then waits for ever.
 const silent = EndpointEntrySchema.parse({
@@ -38,10 +39,10 @@ test.serial('a server that never gets ready fails the start with its name and it
   const ready: string[] = [];
   const error = await t.throwsAsync(startStack({
     scenarioDir: EXAMPLE_SCENARIO, catalog: withEndpoints(probe('probe-a', 7196), silent), ports: 'ephemeral', caDir: testCaDir(),
-    endpoints: 'scenario', readyTimeoutMs: 30_000, onReady: (r) => ready.push(r.endpoint),
+    endpoints: 'scenario', readyTimeoutMs: 10_000, onReady: (r) => ready.push(r.endpoint),
   }));
   t.like(error, { code: 'TB_ERR_CATALOG' });
-  t.regex(error!.message, /^endpoint silent was not ready after 30 s \(no tool list\)/);
+  t.regex(error!.message, /^endpoint silent was not ready after 10 s \(no tool list\)/);
   t.regex(error!.message, /warming up the caches/);
   t.deepEqual(ready, ['probe-a'], 'the other server did get ready');
   t.deepEqual(ourChildren().filter((cmd) => cmd.includes('probe-mcp-server') || cmd.includes('warming up')), [], 'and neither is left running');

@@ -6,13 +6,14 @@ import type { Schema, SpecOperation } from '../mocks/kit/spec-fallback.js';
 import { stripeSpecFallback } from '../mocks/stripe/fallback.js';
 import { testCaDir } from './helpers/proxy.js';
 import { specValidator } from './helpers/spec-validate.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // Every operation of Stripe's description that no handler takes (mocks/stripe/spec/
 // stripe-fallback.openapi.json), answered by the kit's spec fallback: each is called with its
 // required parameters over HTTP and its answer validated against the spec's response schema;
 // creates are then read back and listed; an unknown ID is Stripe's 404 `resource_missing`.
 
-const spec = JSON.parse(readFileSync(new URL('../mocks/stripe/spec/stripe-fallback.openapi.json', import.meta.url), 'utf8'));
+const spec = JSON.parse(readFileSync(new URL('../mocks/stripe/spec/stripe-fallback.openapi.json', sourceUrl(import.meta.url)), 'utf8'));
 const validate = specValidator(spec);
 const operations = stripeSpecFallback().operations;
 const KEY = 'sk_test_51ExampleAcmeKey0000000';

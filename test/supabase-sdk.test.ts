@@ -10,6 +10,7 @@ import { serveWorld } from '../proxy/serve.js';
 import { prepareWorld } from './helpers/prepare-world.js';
 import { nodeClientEnv } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // The official supabase-management-js (2.0.2, unmodified) in its own Node process, reaching
 // https://api.supabase.com through the preload and the TLS proxy, against the Supabase mock.
@@ -25,7 +26,7 @@ test.after.always(async () => {
 });
 
 test('supabase-management-js lists, queries, writes, migrates; errors are {message} with Postgres text', async (t) => {
-  const script = fileURLToPath(new URL('./helpers/supabase-sdk-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/supabase-sdk-client.mjs', sourceUrl(import.meta.url)));
   const { stdout } = await run(process.execPath, [script], { env: { ...process.env, ...nodeClientEnv(stack.proxy!.proxy.urlFor('supabase-sdk'), stack.caPath!), SB_TOKEN: 'sbp_conformance_0000000000000000000000000000000000' } });
   const out = JSON.parse(stdout);
   t.deepEqual(out.orgs, ['acme-corp', 'nimbus-labs']);

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { startStack, type Stack } from '../catalog/stack.js';
 import { nodeClientEnv, run } from './helpers/proxy-processes.js';
 import { testCaDir } from './helpers/proxy.js';
+import { sourceUrl } from '../mocks/core/source-url.js';
 
 // The official @tavily/core (unmodified, axios) in its own Node process, reaching
 // https://api.tavily.com through the preload and the TLS proxy, against the Tavily mock:
@@ -18,7 +19,7 @@ test.after.always(async () => {
 });
 
 test('@tavily/core searches, extracts, crawls, maps and researches the mock; errors surface as Tavily words them', async (t) => {
-  const script = fileURLToPath(new URL('./helpers/tavily-sdk-client.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./helpers/tavily-sdk-client.mjs', sourceUrl(import.meta.url)));
   const result = await run(process.execPath, [script], { ...nodeClientEnv(stack.proxy!.proxy.urlFor('tavily-sdk'), stack.caPath!), TAVILY_KEY: 'tvly-conformance-0000000000000000000', TAVILY_BROKE: 'tvly-dev-exhausted0000000000000' }, 60_000);
   t.is(result.code, 0, result.stderr);
   const out = JSON.parse(result.stdout);

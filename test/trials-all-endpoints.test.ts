@@ -11,13 +11,14 @@ import { tempDir } from './helpers/journal.js';
 import { testCaDir } from './helpers/proxy.js';
 import { LONG } from './helpers/reliability.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
+import { fixtureArgs } from './helpers/cli.js';
 
 // A trial with every catalog endpoint attached (it starts every server: ~90 s of CPU, most of
 // this file's, so only with TOOLBENCH_LONG_TESTS=1, as CI runs), and cheaper ones with a
 // distractor or two, all driven by test/fixtures/budget-agent.ts.
 
 const budgetAgent = (env: Record<string, string>) => ({
-  command: ['/usr/bin/env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), process.execPath, '--import', import.meta.resolve('tsx'), join(process.cwd(), 'test/fixtures/budget-agent.ts')],
+  command: ['/usr/bin/env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), process.execPath, ...fixtureArgs('budget-agent')],
 });
 /** Well above the example's own GitHub tools (about 5,000 tokens), far below every endpoint's (over 400,000). */
 const BUDGET = '50000';

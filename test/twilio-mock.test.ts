@@ -1,6 +1,5 @@
 import test from 'ava';
-import { mkdtempSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareWorld } from './helpers/prepare-world.js';
 import { FaultRuleSchema } from '../mocks/core/fault-plan.js';
@@ -8,6 +7,7 @@ import { MemoryJournal } from '../mocks/core/journal.js';
 import { World } from '../mocks/core/world.js';
 import { rfc2822 } from '../mocks/twilio/model.js';
 import { segments, priceOf } from '../mocks/twilio/messages.js';
+import { tempDir } from './helpers/journal.js';
 
 // The Twilio mock's own rules: its 429 (20429) and 5xx faults, `.json` paths only, messages and
 // calls moving on with the logical clock, SMS segments and prices, and dataset errors that name
@@ -81,7 +81,7 @@ test('segments, prices and RFC 2822 times as Twilio computes them', (t) => {
 });
 
 test('a bad dataset is one clear error naming the file and field', (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'twilio-dataset-'));
+  const dir = tempDir('twilio-dataset-');
   mkdirSync(join(dir, 'dataset'));
   copyFileSync(join(SCENARIO, 'scenario.toml'), join(dir, 'scenario.toml'));
   writeFileSync(join(dir, 'dataset', 'twilio.json'), JSON.stringify({

@@ -18,6 +18,7 @@ import { rewriteEntry } from './helpers/replay.js';
 import { toolbench } from './helpers/replay-cli.js';
 import { browserMissing, launchChromium, writeLargeJournal } from './helpers/view.js';
 import { EXAMPLE_SCENARIO } from './helpers/world.js';
+import { fixtureArgs } from './helpers/cli.js';
 
 // Done when: a trial recorded here (two MCP tool calls, one bypass made with fetch through the
 // proxy), seen in a real Chromium through `toolbench view`: every tool call in the timeline, the
@@ -67,7 +68,7 @@ if (missing) {
   test.before(async () => {
     // One trial: the wrong agent files two issues over MCP and reads a repository with fetch
     // through the proxy (a bypass). Then a copy of the run with one response byte flipped.
-    const agent = { command: ['/usr/bin/env', 'WRONG_AGENT_MODE=extra', process.execPath, '--import', import.meta.resolve('tsx'), join(process.cwd(), 'test/fixtures/wrong-agent.ts')] };
+    const agent = { command: ['/usr/bin/env', 'WRONG_AGENT_MODE=extra', process.execPath, ...fixtureArgs('wrong-agent')] };
     const [{ outDir }, browserContext] = await Promise.all([
       recordTrial({ scenarioDir: EXAMPLE_SCENARIO, outDir: join(tempDir(), 'run'), agent, caDir: testCaDir(), timeoutMs: 60_000, endpoints: 'scenario' }),
       launchChromium(),

@@ -42,6 +42,11 @@ export interface SweepProfile {
    * clock (mongodb-mcp-server's atlas-connect-cluster waits 30 s for a connection no world can give).
    */
   readonly toolTimeoutMs?: number;
+  /**
+   * Tools that wait that long before they answer: the test suite's normal run leaves them out of
+   * its sample (they are idle lane time); its long run and `toolbench coverage` still call them.
+   */
+  readonly slow?: readonly string[];
 }
 
 /**

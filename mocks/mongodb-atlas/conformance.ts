@@ -37,4 +37,5 @@ export const sweep: SweepProfile = {
   offline: ['atlas-get-regions'],
   // atlas-connect-cluster creates a temporary user, then waits 30 s for a mongod no world has.
   toolTimeoutMs: 90_000,
+  slow: ['atlas-connect-cluster'],
 };

@@ -1,8 +1,9 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourceUrl } from '../../mocks/core/source-url.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', sourceUrl(import.meta.url)));
 const SOURCES = ['bin', 'catalog', 'certs', 'mocks', 'proxy', 'replay', 'scenarios'];
 
 /** The newest mtime of the TypeScript sources dist/ is built from. */
@@ -21,12 +22,20 @@ function newestSource(): number {
   return newest;
 }
 
+/** When dist/ was last built: tsc is incremental, so an unchanged dist/bin/main.js may be older than the build. */
+function lastBuild(): number {
+  const mtime = (path: string) => {
+    try {
+      return statSync(join(ROOT, path)).mtimeMs;
+    } catch {
+      return 0;
+    }
+  };
+  return mtime(join('dist', 'bin', 'main.js')) && Math.max(mtime(join('dist', 'bin', 'main.js')), mtime(join('dist', '.tsbuildinfo')));
+}
+
 function distIsFresh(): boolean {
-  try {
-    return statSync(join(ROOT, 'dist', 'bin', 'main.js')).mtimeMs > newestSource();
-  } catch {
-    return false;
-  }
+  return lastBuild() > newestSource();
 }
 
 /**
@@ -37,4 +46,15 @@ function distIsFresh(): boolean {
  */
 export const CLI_ARGS: readonly string[] = distIsFresh()
   ? [join(ROOT, 'bin', 'toolbench.js')]
-  : ['--import', 'tsx', join(ROOT, 'bin', 'main.ts')];
+  : ['--import', import.meta.resolve('tsx'), join(ROOT, 'bin', 'main.ts')];
+
+/**
+ * Node's arguments that run test/fixtures/NAME.ts (an agent, a probe MCP server): its build
+ * (dist/test/fixtures/NAME.js, compiled with the test by `npm test`) when the test runs from the
+ * build, else the source through tsx. Each start through tsx cost about a second of CPU.
+ */
+export function fixtureArgs(name: string): string[] {
+  return import.meta.url.includes('/dist/')
+    ? [join(ROOT, 'dist', 'test', 'fixtures', `${name}.js`)]
+    : ['--import', import.meta.resolve('tsx'), join(ROOT, 'test', 'fixtures', `${name}.ts`)];
+}

@@ -105,7 +105,8 @@ export interface ConformanceSuite {
 export function conformance(test: TestFn, options: ConformanceOptions): ConformanceSuite {
   const { service } = options;
   let swept: Promise<SweepResult> | undefined;
-  const include = options.fullSweep ? null : SWEEP_SAMPLE;
+  const slow = new Set(options.sweep.slow ?? []);
+  const include = options.fullSweep || !SWEEP_SAMPLE ? null : (tool: string, index: number) => !slow.has(tool) && SWEEP_SAMPLE!(tool, index);
   const sweep = () => (swept ??= sweepTools({
     service, profile: options.sweep, caDir: testCaDir(), ...(options.toolTimeoutMs ? { timeoutMs: options.toolTimeoutMs } : {}), ...(include ? { include } : {}),
   }));

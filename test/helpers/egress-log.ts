@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { sourceUrl } from '../../mocks/core/source-url.js';
 
 /** test/helpers/egress-preload.mjs: record and refuse anything but loopback (see its header). */
-export const EGRESS_PRELOAD = fileURLToPath(new URL('./egress-preload.mjs', import.meta.url));
+export const EGRESS_PRELOAD = fileURLToPath(new URL('./egress-preload.mjs', sourceUrl(import.meta.url)));
 
 export interface EgressEvent {
   pid: number;

@@ -3,8 +3,9 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { preloadNodeOptions } from '../../proxy/preload-path.js';
 import { CLI_ARGS } from './cli.js';
+import { sourceUrl } from '../../mocks/core/source-url.js';
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../..', sourceUrl(import.meta.url)));
 
 export interface Run {
   code: number | null;
@@ -27,7 +28,7 @@ export function nodeClientEnv(proxyUrl: string, caPath: string): Record<string, 
 
 /** Runs test/helpers/proxy-node-client.mjs with `steps` through the preload; its JSON lines parsed. */
 export async function nodeClient(proxyUrl: string, caPath: string, steps: string[], token = ''): Promise<{ results: Record<string, unknown>[]; run: Run }> {
-  const result = await run(process.execPath, [fileURLToPath(new URL('./proxy-node-client.mjs', import.meta.url)), ...steps],
+  const result = await run(process.execPath, [fileURLToPath(new URL('./proxy-node-client.mjs', sourceUrl(import.meta.url))), ...steps],
     { ...nodeClientEnv(proxyUrl, caPath), GITHUB_TOKEN: token });
   const results = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
   return { results, run: result };

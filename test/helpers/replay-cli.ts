@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CLI_ARGS } from './cli.js';
+import { sourceUrl } from '../../mocks/core/source-url.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../..', sourceUrl(import.meta.url)));
 
 export interface CliResult {
   code: number | null;
@@ -12,7 +13,8 @@ export interface CliResult {
 
 /** Runs `node --import tsx ARGS…` with exactly `env`, collecting its output. */
 export function runTsx(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CliResult> {
-  return runNode(['--import', 'tsx', ...args], options);
+  // By its path: `--import tsx` resolves from the child's cwd, which may be a temporary folder.
+  return runNode(['--import', import.meta.resolve('tsx'), ...args], options);
 }
 
 /** Runs `node ARGS…` with exactly `env`, collecting its output. */

@@ -22,11 +22,15 @@ import { LONG } from './reliability.js';
 
 /**
  * Oracle trials (a full stack, the real MCP server, a replay) run for the first scenario of each
- * suite, by folder name, in the normal run, and for every scenario with TOOLBENCH_LONG_TESTS=1
- * (CI): with 150 scenarios even two per suite took `npm test` past 15 minutes on two cores.
- * Validity, nop and in-process near-miss checks run for all in both.
+ * suite, by folder name, and only the first such suite of a test file, in the normal run; for
+ * every scenario with TOOLBENCH_LONG_TESTS=1 (CI): with 150 scenarios even two per suite took
+ * `npm test` past 15 minutes on two cores. Validity, nop and in-process near-miss checks run for
+ * all in both.
  */
 export const ORACLE_SAMPLE = LONG ? Infinity : 1;
+
+/** Oracle trials registered by this test file (ava runs each file in a process of its own). */
+let oracleTrials = 0;
 
 export interface ScenarioSuite {
   /** The service (and MCP endpoint) the scenarios are about; its credential is checked. */
@@ -120,7 +124,7 @@ export function scenarioSuite({ service, services = [service], dirs, credentialO
       }
     });
 
-    const sampled = [...dirs].sort().indexOf(dir) < ORACLE_SAMPLE;
+    const sampled = [...dirs].sort().indexOf(dir) < ORACLE_SAMPLE && oracleTrials++ < ORACLE_SAMPLE;
     (sampled ? test : test.skip)(`${manifest.id}: oracle scores 1 with R_b 0, and its journal replays identically`, async (t) => {
       const journalDir = join(tempDir('toolbench-scenario-'), 'journal');
       const stack = await startStack({ scenarioDir: dir, journalDir, ports: 'ephemeral', caDir: testCaDir(), endpoints: true });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { JournalEntry } from '../../mocks/core/journal-format.js';
+import { sourceUrl } from '../../mocks/core/source-url.js';
 
 /**
  * Validates Slack mock responses against Slack's Web API description (the pruned copy in
@@ -20,7 +21,7 @@ import type { JournalEntry } from '../../mocks/core/journal-format.js';
  */
 type Json = Record<string, any>;
 
-const SPEC = new URL('../../mocks/slack/spec/slack-web-api.json', import.meta.url);
+const SPEC = new URL('../../mocks/slack/spec/slack-web-api.json', sourceUrl(import.meta.url));
 
 /** Errors Slack documents (api.slack.com/methods/<name>) that the description's enums lack. */
 const DOCUMENTED_ERRORS = ['not_in_channel', 'invalid_arguments', 'invalid_cursor', 'ratelimited', 'missing_scope', 'thread_not_found',

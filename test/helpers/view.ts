@@ -1,11 +1,9 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { BrowserContext } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import type { JournalEntry, McpRecord } from '../../mocks/core/journal-format.js';
 import { LevelJournal } from '../../mocks/core/journal.js';
-import { testHeader } from './journal.js';
+import { testHeader, tempDir } from './journal.js';
 
 /** Debian's Chromium, as .ci/run installs it. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -22,7 +20,7 @@ export function browserMissing(): string | null {
  * no background requests, component updates, sync or QUIC.
  */
 export async function launchChromium(): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'toolbench-chromium-')), {
+  return chromium.launchPersistentContext(tempDir('toolbench-chromium-'), {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1400, height: 820 },

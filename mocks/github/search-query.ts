@@ -68,6 +68,7 @@ export function inRange(value: number | string, spec: string): boolean {
 
 /** How many of the terms occur in the text (case-insensitive); every term must, for a match. */
 export function termHits(terms: readonly string[], ...texts: (string | null | undefined)[]): number | null {
+  if (terms.length === 0) return 0;
   const haystack = texts.filter((t): t is string => typeof t === 'string').join('\n').toLowerCase();
   let hits = 0;
   for (const term of terms) {

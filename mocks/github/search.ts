@@ -183,7 +183,7 @@ function searchIssues(gh: Gh, req: ServiceRequest, call: SearchCall) {
     if (!repo || !issueMatches(gh, q, doc)) continue;
     // One pass over the comments per search, not one per matching issue (that was quadratic in a
     // long trial: 9 % of replay's CPU); each issue's bodies stay in store order.
-    commentsOf ??= where.includes('comments') ? commentBodiesByIssue(gh) : new Map();
+    commentsOf ??= where.includes('comments') && q.terms.length > 0 ? commentBodiesByIssue(gh) : new Map();
     const comments = commentsOf.get(`${doc.repo}#${doc.number}`) ?? [];
     const hitsCount = termHits(q.terms, where.includes('title') ? doc.title : null, where.includes('body') ? doc.body : null, ...comments);
     if (hitsCount === null) continue;

@@ -54,7 +54,10 @@ function applyEdits(doc: unknown, edits: Edit[]): unknown {
     // copies, never the values themselves, or a later edit could mutate one into a cycle.
     if (e.op === 'replace') parent[key] = structuredClone(e.value);
     else if (e.op === 'wrap') parent[key] = [parent[key]];
-    else if (e.op === 'add' && parent[key] && typeof parent[key] === 'object') (parent[key] as Record<string, unknown>)[e.key] = structuredClone(e.value);
+    else if (e.op === 'add' && Array.isArray(parent[key])) (parent[key] as unknown[]).push(structuredClone(e.value));
+    // An own property whatever the key, as JSON.parse makes it: assigning `length` or `__proto__`
+    // would not add a key (a RangeError, a new prototype).
+    else if (e.op === 'add' && parent[key] && typeof parent[key] === 'object') Object.defineProperty(parent[key], e.key, { value: structuredClone(e.value), enumerable: true, writable: true, configurable: true });
     else if (Array.isArray(parent)) parent.splice(Number(key), 1);
     else delete parent[key];
   }

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { WorldReady } from '../bin/world-ready.js';
 import { TOKENS } from './helpers/github-requests.js';
 import { tempDir } from './helpers/journal.js';
-import { ROOT, startToolbench } from './helpers/proxy-processes.js';
+import { ROOT, startToolbench, toolbenchEnv } from './helpers/proxy-processes.js';
 
 // The build bundles the CLI (bin/bundle.ts → dist/bundle/) and bin/toolbench.js runs the bundle
 // while it is as new as the tsc build. Checked here: which build the shim picks, and that a world
@@ -52,9 +52,7 @@ test('bin/toolbench.js runs the bundle only while it is as new as the tsc build'
 });
 
 (FROM_BUILD ? test : test.skip)('toolbench world from the build loads the bundle, a few modules of its own, and serves the example scenario', async (t) => {
-  const hook = join(ROOT, 'dist', 'test', 'fixtures', 'load-log.js');
-  const env: Record<string, string | undefined> = { ...process.env, NODE_OPTIONS: `--import=${pathToFileURL(hook).href}` };
-  for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy']) delete env[name];
+  const env = toolbenchEnv(join(ROOT, 'dist', 'test', 'fixtures', 'load-log.js'));
   const world = await startToolbench<WorldReady>(['world', '--ports', 'ephemeral', '--admin-port', '0', '--no-proxy'], env);
   let issue: { title?: string };
   try {
@@ -67,7 +65,8 @@ test('bin/toolbench.js runs the bundle only while it is as new as the tsc build'
   }
   t.is(typeof issue.title, 'string');
   const root = pathToFileURL(ROOT).href;
-  const own = [...world.stderr().matchAll(/^loaded (\S+)$/gm)].map((match) => match[1]!)
+  const loaded = [...world.stderr().matchAll(/^loaded (\S+)$/gm)].map((match) => match[1]!);
+  const own = loaded
     .filter((url) => url.startsWith(root) && !url.includes('/node_modules/') && !url.includes('/dist/test/'))
     .map((url) => url.slice(root.length));
   t.true(own.includes('dist/bundle/main.js'), own.join('\n'));
@@ -76,7 +75,6 @@ test('bin/toolbench.js runs the bundle only while it is as new as the tsc build'
   // the tsc build loads 145 files of its own for the same command.
   t.true(own.length <= 60, `${own.length} modules of toolbench's own:\n${own.join('\n')}`);
   // yargs, zod, smol-toml and chalk are bundled: none of their files is loaded from node_modules.
-  const inlined = [...world.stderr().matchAll(/^loaded (\S+)$/gm)].map((match) => match[1]!)
-    .filter((url) => /\/node_modules\/(yargs|zod|smol-toml|chalk)\//.test(url));
+  const inlined = loaded.filter((url) => /\/node_modules\/(yargs|zod|smol-toml|chalk)\//.test(url));
   t.deepEqual(inlined, []);
 });

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { sourceUrl } from '../../mocks/core/source-url.js';
+import { toolbenchEnv } from './proxy-processes.js';
 
 /** test/helpers/egress-preload.mjs: record and refuse anything but loopback (see its header). */
 export const EGRESS_PRELOAD = fileURLToPath(new URL('./egress-preload.mjs', sourceUrl(import.meta.url)));
@@ -36,8 +37,5 @@ export function beyondLoopback(events: EgressEvent[]): EgressEvent[] {
 
 /** The environment of a toolbench child with the egress guard loaded (and no proxy variables). */
 export function guardedEnv(log: string, extra: Record<string, string> = {}): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = { ...process.env, TOOLBENCH_EGRESS_LOG: log, ...extra };
-  for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy']) delete env[name];
-  env.NODE_OPTIONS = `--import=${pathToFileURL(EGRESS_PRELOAD).href}`;
-  return env;
+  return toolbenchEnv(EGRESS_PRELOAD, { TOOLBENCH_EGRESS_LOG: log, ...extra });
 }

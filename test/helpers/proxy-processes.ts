@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { preloadNodeOptions } from '../../proxy/preload-path.js';
 import { CLI_ARGS } from './cli.js';
 import { sourceUrl } from '../../mocks/core/source-url.js';
@@ -46,9 +46,19 @@ export interface Daemon<T> {
  * Starts `toolbench ARGS… --json` from the sources and waits for its ready line. The child gets
  * the parent's environment minus any proxy variables (or exactly `childEnv`, when given).
  */
+/**
+ * This process's environment for a toolbench child, plus `extra`: no proxy variables, and
+ * NODE_OPTIONS only to `--import` the module at `preload` (none without one).
+ */
+export function toolbenchEnv(preload?: string, extra: Record<string, string> = {}): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...process.env, ...extra };
+  for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy', 'NODE_OPTIONS']) delete env[name];
+  if (preload !== undefined) env.NODE_OPTIONS = `--import=${pathToFileURL(preload).href}`;
+  return env;
+}
+
 export async function startToolbench<T>(args: string[], childEnv?: Record<string, string | undefined>): Promise<Daemon<T>> {
-  const env = childEnv ?? { ...process.env };
-  if (!childEnv) for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy', 'NODE_OPTIONS']) delete env[name];
+  const env = childEnv ?? toolbenchEnv();
   const child = spawn(process.execPath, [...CLI_ARGS, ...args, '--json'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });

@@ -6,6 +6,8 @@
  * changes a document by putting a new one, which lets a transaction roll back by keeping each
  * written key's previous document (an undo log; see `Undo`).
  */
+import { GroupIndex, SortedIndex, type Groups, type Sorted, type StoreIndex } from './store-index.js';
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Every collection's documents by key, for display (`/_bench/state`) and grading. */
@@ -15,8 +17,48 @@ export type StoreDump = Record<string, Record<string, unknown>>;
 export type StoreSnapshot = [name: string, entries: [key: string, doc: unknown][]][];
 
 export class Collection<T> {
+  /** Built on first use; see store-index.ts. */
+  private indexes = new Map<string, StoreIndex<T>>();
+
   /** @internal */
   constructor(private readonly owner: DocumentStore, readonly name: string, /** @internal */ public map: Map<string, T>) {}
+
+  /**
+   * The documents grouped by `groupOf` (null: in no group), kept up to date as they are written.
+   * Built on the first call under `name`; later calls with that name get the same index, so one
+   * name must always come with the same function.
+   */
+  groups(name: string, groupOf: (doc: T) => string | null): Groups<T> {
+    return this.index(name, () => new GroupIndex(this.map, groupOf));
+  }
+
+  /** The documents in `sortKeyOf` order (null: left out), kept up to date; built on first use under `name`. */
+  sorted(name: string, sortKeyOf: (doc: T) => string | null): Sorted<T> {
+    return this.index(name, () => new SortedIndex(this.map, sortKeyOf));
+  }
+
+  private index<I extends StoreIndex<T>>(name: string, build: () => I): I {
+    let found = this.indexes.get(name);
+    if (!found) {
+      found = build();
+      this.indexes.set(name, found);
+    }
+    return found as I;
+  }
+
+  /** @internal Sets or (undefined) deletes `key`'s document, telling the indexes. */
+  write(key: string, doc: T | undefined): void {
+    const before = this.map.get(key);
+    if (doc === undefined) this.map.delete(key);
+    else this.map.set(key, doc);
+    for (const index of this.indexes.values()) index.move(key, before, doc);
+  }
+
+  /** @internal Puts the whole map back (a rollback after a delete): the indexes are built again on use. */
+  replaceAll(map: Map<string, T>): void {
+    this.map = map;
+    this.indexes = new Map();
+  }
 
   get size(): number {
     return this.map.size;
@@ -35,7 +77,7 @@ export class Collection<T> {
     const k = String(key);
     this.owner.beforeWrite(this, k, false);
     const frozen = Object.freeze(doc);
-    this.map.set(k, frozen);
+    this.write(k, frozen);
     return frozen;
   }
 
@@ -49,7 +91,8 @@ export class Collection<T> {
   delete(key: string | number): boolean {
     if (!this.has(key)) return false;
     this.owner.beforeWrite(this, String(key), true);
-    return this.map.delete(String(key));
+    this.write(String(key), undefined);
+    return true;
   }
 
   values(): T[] {
@@ -87,10 +130,17 @@ interface Undo {
   whole: Map<string, unknown> | null;
 }
 
+/** What a transaction needs of a collection it wrote (any document type). */
+interface Undoable {
+  readonly map: ReadonlyMap<string, unknown>;
+  write(key: string, doc: unknown): void;
+  replaceAll(map: Map<string, unknown>): void;
+}
+
 export class DocumentStore {
   private readonly collections = new Map<string, Collection<unknown>>();
   /** How to put back each collection the open transaction wrote. */
-  private saved: Map<Collection<unknown>, Undo> | null = null;
+  private saved: Map<Undoable, Undo> | null = null;
 
   collection<T>(name: string): Collection<T> {
     let found = this.collections.get(name);
@@ -116,7 +166,7 @@ export class DocumentStore {
   }
 
   /** @internal */
-  beforeWrite(collection: Collection<unknown>, key: string, deleting: boolean): void {
+  beforeWrite(collection: Undoable, key: string, deleting: boolean): void {
     if (!this.saved) return;
     let undo = this.saved.get(collection);
     if (!undo) {
@@ -140,13 +190,10 @@ export class DocumentStore {
   private rollback(): void {
     for (const [collection, undo] of this.saved ?? []) {
       if (undo.whole) {
-        collection.map = undo.whole;
+        collection.replaceAll(undo.whole);
         continue;
       }
-      for (const [key, old] of undo.keys) {
-        if (old === ABSENT) collection.map.delete(key);
-        else collection.map.set(key, old);
-      }
+      for (const [key, old] of undo.keys) collection.write(key, old === ABSENT ? undefined : old);
     }
     this.saved = null;
   }

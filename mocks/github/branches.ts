@@ -3,7 +3,7 @@ import { notFound } from './errors.js';
 import { getCommit } from './git/objects.js';
 import { op } from './operation.js';
 import { restCommit } from './render/git.js';
-import { getRef, repoRefs } from './repo-git.js';
+import { getRef, refsUnder } from './repo-git.js';
 import { list, ok } from './respond.js';
 import { WEB, encodePath, repoApi } from './urls.js';
 
@@ -12,9 +12,7 @@ export const branchRoutes = [
   op('repos.listBranches', 'GET', '/repos/:owner/:repo/branches', 'branches/branches#list-branches', (req, { owner, repo: name }, gh) => {
     const repo = readableRepo(gh, owner, name);
     const onlyProtected = req.query.get('protected') === 'true';
-    const branches = onlyProtected ? [] : repoRefs(gh, repo)
-      .filter((r) => r.ref.startsWith('refs/heads/'))
-      .sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+    const branches = onlyProtected ? [] : refsUnder(gh, repo, 'refs/heads/');
     return list(gh, req, branches, (r) => ({
       name: r.ref.slice('refs/heads/'.length),
       commit: { sha: r.sha, url: `${repoApi(repo.full_name)}/commits/${r.sha}` },

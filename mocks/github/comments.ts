@@ -1,7 +1,7 @@
 import { canPush, newId, requireViewer, type Gh } from './context.js';
 import { GitHubError, notFound, notSupplied } from './errors.js';
 import { findIssue, issueRepo } from './issue-edits.js';
-import { issueKey, type CommentDoc, type RepoDoc } from './model.js';
+import { commentsOf, issueKey, type CommentDoc, type RepoDoc } from './model.js';
 import { op } from './operation.js';
 import { bodyParam, githubBody, githubQuery, queryEnum, queryTime, reqString } from './params.js';
 import { comment } from './render/issues.js';
@@ -71,7 +71,7 @@ export const commentRoutes = [
     const repo = issueRepo(gh, owner, name, { pullsToo: true });
     const issue = findIssue(gh, repo, issue_number);
     const since = call.query.since;
-    const found = gh.db.comments.filter((c) => c.repo === issue.repo && c.issue === issue.number && (since === null || c.updated_at >= since));
+    const found = commentsOf(gh.db).docs(issueKey(issue.repo, issue.number)).filter((c) => since === null || c.updated_at >= since);
     return list(gh, req, found, (c) => comment(gh, repo, c), { repo });
   }, { query: githubQuery({ since: queryTime() }) }),
 

@@ -1,6 +1,6 @@
 import { account, atLeast, newId, permission, readableRepo, requireViewer } from './context.js';
 import { GitHubError, validationFailed } from './errors.js';
-import { repoKey, type RepoDoc } from './model.js';
+import { forksOf, repoKey, type RepoDoc } from './model.js';
 import { op } from './operation.js';
 import { bodyParam, githubBody, githubQuery, optBool, optString, queryEnum } from './params.js';
 import { fullRepository, minimalRepo } from './render/repos.js';
@@ -56,7 +56,7 @@ export const forkRoutes = [
     const parent = readableRepo(gh, owner, name);
     const sort = call.query.sort ?? 'newest';
     const key = parent.full_name.toLowerCase();
-    const forks = gh.db.repos.filter((r) => r.parent === key && atLeast(permission(gh, r), 'read'));
+    const forks = forksOf(gh.db).docs(key).filter((r) => atLeast(permission(gh, r), 'read'));
     forks.sort((a, b) => sort === 'oldest' ? a.id - b.id : sort === 'newest' ? b.id - a.id : b.stargazers_count - a.stargazers_count || b.id - a.id);
     return list(gh, req, forks, (r) => minimalRepo(gh, r), { repo: parent });
   }, { query: githubQuery({ sort: queryEnum(['newest', 'oldest', 'stargazers', 'watchers'] as const, 'Repository') }) }),

@@ -3,7 +3,7 @@ import type { ServiceRequest } from '../core/http.js';
 import { canPush, newId, requireViewer, type Gh } from './context.js';
 import { GitHubError, invalidType, validationFailed } from './errors.js';
 import { ensureLabels, findIssue, issueRepo, readIssueFields, stateChange } from './issue-edits.js';
-import { issueKey, type IssueDoc, type RepoDoc } from './model.js';
+import { issueKey, issuesOf, type IssueDoc, type RepoDoc } from './model.js';
 import { op } from './operation.js';
 import { githubBody, githubQuery, has, optEnum, optString, queryEnum, queryTime } from './params.js';
 import { issue } from './render/issues.js';
@@ -28,8 +28,7 @@ function filterIssues(gh: Gh, req: ServiceRequest, repo: RepoDoc, query: z.infer
   const creator = req.query.get('creator')?.toLowerCase();
   const mentioned = req.query.get('mentioned')?.toLowerCase();
   const key = repo.full_name.toLowerCase();
-  const out = gh.db.issues.filter((i) => {
-    if (i.repo !== key) return false;
+  const out = issuesOf(gh.db).docs(key).filter((i) => {
     if (state !== 'all' && i.state !== state) return false;
     if (since !== null && i.updated_at < since) return false;
     if (labels.length > 0 && !labels.every((l) => i.labels.some((name) => name.toLowerCase() === l))) return false;

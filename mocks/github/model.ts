@@ -228,6 +228,35 @@ export function db(store: DocumentStore) {
 }
 export type Db = ReturnType<typeof db>;
 
+/*
+ * Indexes the store keeps as documents are written (mocks/core/store-index.ts), for the counts and
+ * lists every repository, issue and branch answer shows: a scan of every document per render
+ * made long trials quadratic. Each name goes with one function, here.
+ */
+const byParent = (r: RepoDoc) => r.parent;
+const bySource = (r: RepoDoc) => r.source;
+const byRepo = (d: { repo: string }) => d.repo;
+const openByRepo = (i: IssueDoc) => (i.state === 'open' ? i.repo : null);
+const byMilestoneState = (i: IssueDoc) => (i.milestone === null ? null : milestoneState(i.repo, i.milestone, i.state));
+const byIssue = (c: CommentDoc) => issueKey(c.repo, c.issue);
+const refOrder = (r: RefDoc) => `${r.repo}\u0000${r.ref}`;
+
+/** A repository's forks (`parent`), its network (`source`), by repository key. */
+export const forksOf = (d: Db) => d.repos.groups('by-parent', byParent);
+export const networkOf = (d: Db) => d.repos.groups('by-source', bySource);
+/** Issues (pull requests too) by repository key; the open ones alone. */
+export const issuesOf = (d: Db) => d.issues.groups('by-repo', byRepo);
+export const openIssuesOf = (d: Db) => d.issues.groups('open-by-repo', openByRepo);
+/** Issues by milestone and state, for a milestone's counts: `count(milestoneState(repo, number, 'open'))`. */
+export const issuesByMilestone = (d: Db) => d.issues.groups('by-milestone-state', byMilestoneState);
+export const milestoneState = (repo: string, milestone: number, state: string) => `${repo}:${milestone}:${state}`;
+/** Comments by `issueKey`. */
+export const commentsOf = (d: Db) => d.comments.groups('by-issue', byIssue);
+export const pullsOf = (d: Db) => d.pulls.groups('by-repo', byRepo);
+/** Refs by repository, then by name: `range(refPrefix(repo, 'refs/heads/'))` is a repository's branches in name order. */
+export const refsByName = (d: Db) => d.refs.sorted('by-name', refOrder);
+export const refPrefix = (repo: string, prefix = '') => `${repo}\u0000${prefix}`;
+
 export const repoKey = (owner: string, name: string) => `${owner}/${name}`.toLowerCase();
 export const issueKey = (repo: string, number: number) => `${repo}#${number}`;
 export const refKey = (repo: string, ref: string) => `${repo}:${ref}`;

@@ -4,12 +4,12 @@ import { atLeast, canPush, newId, permission, readableRepo, requireViewer, type 
 import { GitHubError, notFound, validationFailed } from './errors.js';
 import { commitsBetween } from './git/history.js';
 import { stateChange } from './issue-edits.js';
-import { issueKey, type PullDoc, type PullSide, type RepoDoc } from './model.js';
+import { issueKey, pullsOf, type PullDoc, type PullSide, type RepoDoc } from './model.js';
 import { op } from './operation.js';
 import { bodyParam, githubBody, githubQuery, has, optBool, optEnum, optString, queryEnum } from './params.js';
 import { headSha, pullCommits, pullFiles } from './pull-state.js';
 import { diffEntry, restCommit } from './render/git.js';
-import { pullFull, pullSimple } from './render/pulls.js';
+import { pullFull, pullSimple, type RepoRenders } from './render/pulls.js';
 import { branchSha } from './repo-git.js';
 import { created, list, noContent, ok } from './respond.js';
 
@@ -50,7 +50,7 @@ function filterPulls(gh: Gh, req: ServiceRequest, repo: RepoDoc, query: z.infer<
   const head = req.query.get('head');
   const base = req.query.get('base');
   const key = repo.full_name.toLowerCase();
-  const rows = gh.db.pulls.filter((p) => p.repo === key).map((pull) => ({ pull, issue: gh.db.issues.get(issueKey(key, pull.number))! }))
+  const rows = pullsOf(gh.db).docs(key).map((pull) => ({ pull, issue: gh.db.issues.get(issueKey(key, pull.number))! }))
     .filter(({ pull, issue }) => {
       if (state !== 'all' && issue.state !== state) return false;
       if (base && pull.base.ref !== base) return false;
@@ -75,7 +75,8 @@ function filterPulls(gh: Gh, req: ServiceRequest, repo: RepoDoc, query: z.infer<
 export const pullRoutes = [
   op('pulls.list', 'GET', '/repos/:owner/:repo/pulls', 'pulls/pulls#list-pull-requests', (req, { owner, repo: name }, gh, call) => {
     const repo = readableRepo(gh, owner, name);
-    return list(gh, req, filterPulls(gh, req, repo, call.query), (p) => pullSimple(gh, repo, p), { repo });
+    const rendered: RepoRenders = new Map();
+    return list(gh, req, filterPulls(gh, req, repo, call.query), (p) => pullSimple(gh, repo, p, rendered), { repo });
   }, { query: listQuery }),
 
   op('pulls.create', 'POST', '/repos/:owner/:repo/pulls', 'pulls/pulls#create-a-pull-request', (req, { owner, repo: name }, gh, call) => {

@@ -8,7 +8,7 @@ import { op } from './operation.js';
 import { freezePull } from './pull-state.js';
 import { bodyParam, githubBody, optBool, reqString } from './params.js';
 import { gitRef } from './render/git.js';
-import { deleteRef, getRef, repoRefs, requireNotEmpty, setRef } from './repo-git.js';
+import { deleteRef, getRef, refsUnder, requireNotEmpty, setRef } from './repo-git.js';
 import { created, list, noContent, ok } from './respond.js';
 
 /**
@@ -46,7 +46,7 @@ export const refRoutes = [
   op('git.listMatchingRefs', 'GET', '/repos/:owner/:repo/git/matching-refs/*ref', 'git/refs#list-matching-references', (req, { owner, repo: name, ref }, gh) => {
     const repo = readRepo(gh, owner, name);
     const prefix = fullRef(ref);
-    return list(gh, req, repoRefs(gh, repo).filter((r) => r.ref.startsWith(prefix)).sort(byName), (r) => gitRef(gh, repo, r), { repo });
+    return list(gh, req, refsUnder(gh, repo, prefix), (r) => gitRef(gh, repo, r), { repo });
   }),
 
   op('git.listRefs', 'GET', '/repos/:owner/:repo/git/refs/*ref', 'git/refs#get-a-reference', (req, { owner, repo: name, ref }, gh) => {
@@ -56,7 +56,7 @@ export const refRoutes = [
       if (exact) return ok(gitRef(gh, repo, exact));
     }
     const prefix = ref === '' ? 'refs/' : fullRef(ref);
-    const below = repoRefs(gh, repo).filter((r) => r.ref.startsWith(prefix)).sort(byName);
+    const below = refsUnder(gh, repo, prefix);
     if (below.length === 0) throw notFound();
     return list(gh, req, below, (r) => gitRef(gh, repo, r), { repo });
   }),
@@ -108,8 +108,4 @@ function closePullsFrom(gh: Gh, repo: RepoDoc, ref: string): void {
     freezePull(gh, pull);
     gh.db.issues.update(issueKey(pull.repo, pull.number), { state: 'closed', closed_at: gh.now, closed_by: gh.viewer?.login ?? null, updated_at: gh.now });
   }
-}
-
-function byName(a: { ref: string }, b: { ref: string }): number {
-  return a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0;
 }

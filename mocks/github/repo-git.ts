@@ -1,13 +1,18 @@
 import type { Gh } from './context.js';
 import { applyChanges, getCommit, putCommit, type CommitObject, type PathChange, type Person } from './git/objects.js';
 import { emptyRepository, notFound } from './errors.js';
-import { refKey, type AccountDoc, type RefDoc, type RepoDoc } from './model.js';
+import { refKey, refPrefix, refsByName, type AccountDoc, type RefDoc, type RepoDoc } from './model.js';
 import { noreplyEmail } from './render/git.js';
 
 /** A repository's git state: its refs in the store, and the objects they point to. */
 export function repoRefs(gh: Gh, repo: RepoDoc): RefDoc[] {
   const key = repo.full_name.toLowerCase();
   return gh.db.refs.filter((r) => r.repo === key);
+}
+
+/** A repository's refs whose name starts with `prefix`, in name order (`refs/heads/`: its branches). */
+export function refsUnder(gh: Gh, repo: RepoDoc, prefix: string): RefDoc[] {
+  return refsByName(gh.db).range(refPrefix(repo.full_name.toLowerCase(), prefix));
 }
 
 export function getRef(gh: Gh, repo: RepoDoc, ref: string): RefDoc | undefined {
@@ -19,7 +24,7 @@ export function branchSha(gh: Gh, repo: RepoDoc, branch: string): string | undef
 }
 
 export function isEmpty(gh: Gh, repo: RepoDoc): boolean {
-  return repoRefs(gh, repo).length === 0;
+  return !refsByName(gh.db).any(refPrefix(repo.full_name.toLowerCase()));
 }
 
 /** Points `ref` at `sha` and marks the repository as pushed. */

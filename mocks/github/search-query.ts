@@ -69,10 +69,19 @@ export function inRange(value: number | string, spec: string): boolean {
 /** How many of the terms occur in the text (case-insensitive); every term must, for a match. */
 export function termHits(terms: readonly string[], ...texts: (string | null | undefined)[]): number | null {
   if (terms.length === 0) return 0;
-  const haystack = texts.filter((t): t is string => typeof t === 'string').join('\n').toLowerCase();
+  return termHitsIn(terms, haystack(texts));
+}
+
+/** The texts a search reads (nulls left out), as one lowercased string. */
+export function haystack(texts: readonly (string | null | undefined)[]): string {
+  return texts.filter((t): t is string => typeof t === 'string').join('\n').toLowerCase();
+}
+
+/** `termHits` on a haystack built already. */
+export function termHitsIn(terms: readonly string[], text: string): number | null {
   let hits = 0;
   for (const term of terms) {
-    if (!haystack.includes(term)) return null;
+    if (!text.includes(term)) return null;
     hits += 1;
   }
   return hits;

@@ -4,7 +4,7 @@ import type { Call } from '../kit/operation.js';
 import { atLeast, permission, type Gh } from './context.js';
 import { GitHubError } from './errors.js';
 import { blobBytes, flattenTree, getBlob, getCommit } from './git/objects.js';
-import { issueKey, type AccountDoc, type IssueDoc, type RepoDoc } from './model.js';
+import { commentsOf, forksOf, issueKey, type AccountDoc, type IssueDoc, type RepoDoc } from './model.js';
 import { op } from './operation.js';
 import { githubQuery, queryEnum, queryRequired } from './params.js';
 import { issue } from './render/issues.js';
@@ -12,7 +12,7 @@ import { minimalRepo, repository } from './render/repos.js';
 import { simpleUser } from './render/users.js';
 import { branchSha } from './repo-git.js';
 import { ok, paginate } from './respond.js';
-import { allHold, inRange, parseQuery, termHits, values, type SearchQuery } from './search-query.js';
+import { allHold, haystack, inRange, parseQuery, termHits, termHitsIn, values, type SearchQuery } from './search-query.js';
 import { WEB, encodePath, repoApi } from './urls.js';
 
 /** Search: repositories, code (default branches), issues and pull requests, users. */
@@ -77,7 +77,7 @@ function searchRepositories(gh: Gh, req: ServiceRequest, call: SearchCall) {
       where.includes('description') ? repo.description : null, where.includes('topics') ? repo.topics.join(' ') : null);
     if (hitsCount === null) continue;
     const exact = q.terms.includes(repo.name.toLowerCase()) ? 10 : 0;
-    const sortKey = sort === 'stars' ? repo.stargazers_count : sort === 'forks' ? gh.db.repos.filter((r) => r.parent === repo.full_name.toLowerCase()).length
+    const sortKey = sort === 'stars' ? repo.stargazers_count : sort === 'forks' ? forksOf(gh.db).count(repo.full_name.toLowerCase())
       : sort === 'updated' ? repo.updated_at : 0;
     hits.push({ item: repo, score: 1 + hitsCount + exact, sortKey });
   }
@@ -159,16 +159,25 @@ function issueMatches(gh: Gh, q: SearchQuery, doc: IssueDoc): boolean {
   });
 }
 
-/** Every issue's comment bodies, keyed `repo#number`, in store order. */
-function commentBodiesByIssue(gh: Gh): Map<string, string[]> {
-  const byIssue = new Map<string, string[]>();
-  for (const comment of gh.db.comments.values()) {
-    const key = `${comment.repo}#${comment.issue}`;
-    const bodies = byIssue.get(key);
-    if (bodies) bodies.push(comment.body);
-    else byIssue.set(key, [comment.body]);
-  }
-  return byIssue;
+/**
+ * An issue's searchable text (the `in:` fields, its comments in store order), lowercased. Kept per
+ * issue document (a new one on every write) while its comments are unchanged: a search reads
+ * every issue's text, and building it anew each time was most of a search's cost in a long trial.
+ */
+const haystacks = new WeakMap<IssueDoc, { where: string; comments: number; text: string }>();
+
+function issueText(gh: Gh, doc: IssueDoc, where: readonly string[]): string {
+  const fields = where.join(',');
+  const comments = commentsOf(gh.db);
+  const key = issueKey(doc.repo, doc.number);
+  const version = comments.version(key);
+  const kept = haystacks.get(doc);
+  if (kept && kept.where === fields && kept.comments === version) return kept.text;
+  const texts = [where.includes('title') ? doc.title : null, where.includes('body') ? doc.body : null,
+    ...(where.includes('comments') ? comments.docs(key).map((c) => c.body) : [])];
+  const text = haystack(texts);
+  haystacks.set(doc, { where: fields, comments: version, text });
+  return text;
 }
 
 function searchIssues(gh: Gh, req: ServiceRequest, call: SearchCall) {
@@ -177,15 +186,10 @@ function searchIssues(gh: Gh, req: ServiceRequest, call: SearchCall) {
   const where = (values(q, 'in')[0] ?? 'title,body,comments').toLowerCase().split(',');
   const repos = new Map(visibleRepos(gh).filter((r) => repoScope(q, r)).map((r) => [r.full_name.toLowerCase(), r]));
   const hits: Hit<{ repo: RepoDoc; doc: IssueDoc }>[] = [];
-  let commentsOf: Map<string, string[]> | undefined;
   for (const doc of gh.db.issues.values()) {
     const repo = repos.get(doc.repo);
     if (!repo || !issueMatches(gh, q, doc)) continue;
-    // One pass over the comments per search, not one per matching issue (that was quadratic in a
-    // long trial: 9 % of replay's CPU); each issue's bodies stay in store order.
-    commentsOf ??= where.includes('comments') && q.terms.length > 0 ? commentBodiesByIssue(gh) : new Map();
-    const comments = commentsOf.get(`${doc.repo}#${doc.number}`) ?? [];
-    const hitsCount = termHits(q.terms, where.includes('title') ? doc.title : null, where.includes('body') ? doc.body : null, ...comments);
+    const hitsCount = q.terms.length === 0 ? 0 : termHitsIn(q.terms, issueText(gh, doc, where));
     if (hitsCount === null) continue;
     const sortKey = sort === 'comments' ? doc.comments : sort === 'created' ? doc.created_at : sort === 'updated' ? doc.updated_at : 0;
     hits.push({ item: { repo, doc }, score: 1 + hitsCount + doc.number / 1e6, sortKey });

@@ -1,5 +1,5 @@
 import type { Gh } from '../context.js';
-import { accountKey, issueKey, labelKey, milestoneKey, type CommentDoc, type IssueDoc, type LabelDoc, type MilestoneDoc, type RepoDoc } from '../model.js';
+import { accountKey, issueKey, issuesByMilestone, labelKey, milestoneKey, milestoneState, type CommentDoc, type IssueDoc, type LabelDoc, type MilestoneDoc, type RepoDoc } from '../model.js';
 import { WEB, nodeId, repoApi } from '../urls.js';
 import { userByLogin } from './users.js';
 
@@ -41,7 +41,7 @@ export function labelsOf(gh: Gh, repo: RepoDoc, names: readonly string[]) {
 export function milestone(gh: Gh, repo: RepoDoc, doc: MilestoneDoc) {
   const url = `${repoApi(repo.full_name)}/milestones/${doc.number}`;
   const key = repo.full_name.toLowerCase();
-  const issues = gh.db.issues.filter((i) => i.repo === key && i.milestone === doc.number);
+  const counted = issuesByMilestone(gh.db);
   return {
     url,
     html_url: `${WEB}/${repo.full_name}/milestone/${doc.number}`,
@@ -52,8 +52,8 @@ export function milestone(gh: Gh, repo: RepoDoc, doc: MilestoneDoc) {
     title: doc.title,
     description: doc.description,
     creator: userByLogin(gh, doc.creator),
-    open_issues: issues.filter((i) => i.state === 'open').length,
-    closed_issues: issues.filter((i) => i.state === 'closed').length,
+    open_issues: counted.count(milestoneState(key, doc.number, 'open')),
+    closed_issues: counted.count(milestoneState(key, doc.number, 'closed')),
     state: doc.state,
     created_at: doc.created_at,
     updated_at: doc.updated_at,

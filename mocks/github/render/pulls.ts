@@ -7,7 +7,14 @@ import { repository } from './repos.js';
 import { ghost, simpleUser, userByLogin } from './users.js';
 
 /** Pull requests (`pull-request-simple` for lists, `pull-request` for one), reviews, review comments. */
-function side(gh: Gh, pull: PullDoc, which: 'head' | 'base') {
+/**
+ * Repositories rendered already in one answer (a list shows each pull request's head and base
+ * repository, mostly the same one): shared, as the same bytes. Only for renders after the
+ * handler's last write.
+ */
+export type RepoRenders = Map<RepoDoc, ReturnType<typeof repository>>;
+
+function side(gh: Gh, pull: PullDoc, which: 'head' | 'base', rendered: RepoRenders) {
   const data: PullSide = pull[which];
   const repo = data.repo === null ? undefined : gh.db.repos.get(data.repo);
   const owner = repo ? gh.db.accounts.get(repo.owner.toLowerCase()) : undefined;
@@ -16,16 +23,25 @@ function side(gh: Gh, pull: PullDoc, which: 'head' | 'base') {
     ref: data.ref,
     sha: which === 'head' ? headSha(gh, pull) : baseSha(gh, pull),
     user: simpleUser(gh, owner ?? ghost()),
-    repo: repo ? repository(gh, repo) : null,
+    repo: repo ? renderedRepo(gh, repo, rendered) : null,
   };
 }
 
-export function pullSimple(gh: Gh, repo: RepoDoc, pull: PullDoc) {
+function renderedRepo(gh: Gh, repo: RepoDoc, rendered: RepoRenders) {
+  let found = rendered.get(repo);
+  if (!found) {
+    found = repository(gh, repo);
+    rendered.set(repo, found);
+  }
+  return found;
+}
+
+export function pullSimple(gh: Gh, repo: RepoDoc, pull: PullDoc, rendered: RepoRenders = new Map()) {
   const issueDoc = gh.db.issues.get(issueKey(pull.repo, pull.number))!;
   const issue = renderIssue(gh, repo, issueDoc);
   const url = `${repoApi(repo.full_name)}/pulls/${pull.number}`;
   const html = `${WEB}/${repo.full_name}/pull/${pull.number}`;
-  const head = side(gh, pull, 'head');
+  const head = side(gh, pull, 'head', rendered);
   const statuses = `${repoApi(repo.full_name)}/statuses/${head.sha}`;
   return {
     url,
@@ -59,7 +75,7 @@ export function pullSimple(gh: Gh, repo: RepoDoc, pull: PullDoc) {
     comments_url: issue.comments_url,
     statuses_url: statuses,
     head,
-    base: side(gh, pull, 'base'),
+    base: side(gh, pull, 'base', rendered),
     _links: {
       self: { href: url },
       html: { href: html },

@@ -1,5 +1,5 @@
 import { permission, atLeast, type Gh } from '../context.js';
-import { accountKey, type RepoDoc } from '../model.js';
+import { accountKey, forksOf, networkOf, openIssuesOf, type RepoDoc } from '../model.js';
 import { API, WEB, nodeId, repoApi } from '../urls.js';
 import { ghost, simpleUser } from './users.js';
 
@@ -74,8 +74,8 @@ function ownerUser(gh: Gh, repo: RepoDoc) {
 
 function counts(gh: Gh, repo: RepoDoc) {
   const key = repo.full_name.toLowerCase();
-  const forks = gh.db.repos.filter((r) => r.parent === key).length;
-  const openIssues = gh.db.issues.filter((i) => i.repo === key && i.state === 'open').length;
+  const forks = forksOf(gh.db).count(key);
+  const openIssues = openIssuesOf(gh.db).count(key);
   return { forks, openIssues };
 }
 
@@ -168,7 +168,7 @@ export function fullRepository(gh: Gh, repo: RepoDoc) {
     ...(org?.type === 'Organization' ? { organization: simpleUser(gh, org) } : {}),
     ...(parent ? { parent: repository(gh, parent) } : {}),
     ...(source ? { source: repository(gh, source) } : {}),
-    network_count: gh.db.repos.filter((r) => r.source === (repo.source ?? repo.full_name.toLowerCase())).length,
+    network_count: networkOf(gh.db).count(repo.source ?? repo.full_name.toLowerCase()),
     subscribers_count: 0,
   };
 }

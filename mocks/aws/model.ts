@@ -169,7 +169,7 @@ export function renderError(error: ServiceError, c: AwsCtx): ServiceResponse {
 
 /** A request id in AWS's UUID form, seeded by the request's sequence number. */
 export function requestIdOf(ctx: ServiceContext): string {
-  const hex = ctx.ids.opaque('request-id', ctx.seq, 32);
+  const hex = ctx.ids.opaqueOnce('request-id', ctx.seq, 32);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 

@@ -1,10 +1,4 @@
-import { createHash } from 'node:crypto';
-import * as crypto from 'node:crypto';
-
-/** sha256 of `text` in one call (Node ≥ 20.12 has `crypto.hash`; a Hash object otherwise: same digest). */
-const sha256 = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex' | 'base64url') => string }).hash
-  ? (text: string, encoding: 'hex' | 'base64url') => crypto.hash('sha256', text, encoding)
-  : (text: string, encoding: 'hex' | 'base64url') => createHash('sha256').update(text).digest(encoding);
+import { sha256 } from './sha256.js';
 
 /** Digests kept per service (a document's node ID is rendered on every answer that shows it); cleared when full. */
 const DIGEST_CACHE_SIZE = 20_000;
@@ -39,6 +33,14 @@ export class SeededIds {
   /** A stable digest of (seed, service, kind, counter); hex, `length` characters (≤ 64). */
   opaque(kind: string, counter: number | string, length = 40): string {
     return this.digest(kind, counter, 'hex').slice(0, length);
+  }
+
+  /**
+   * `opaque`, not kept: for an ID each request makes once (a request ID from its sequence number),
+   * which would only push the kept ones out.
+   */
+  opaqueOnce(kind: string, counter: number | string, length = 40): string {
+    return sha256(`${this.seed}/${this.service}/${kind}/${counter}`, 'hex').slice(0, length);
   }
 
   /** Like `opaque`, as base64url, for IDs such as GitHub's `node_id`. */

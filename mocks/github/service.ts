@@ -54,7 +54,7 @@ export function cacheHeaders(gh: Gh): HeaderList {
 
 /** `CB1D:3F2A:1234567:12345678:6650A1B2`-shaped, from (seed, sequence number). */
 export function requestId(gh: Gh): string {
-  const hex = gh.ctx.ids.opaque('request', gh.ctx.seq).toUpperCase();
+  const hex = gh.ctx.ids.opaqueOnce('request', gh.ctx.seq).toUpperCase();
   return [hex.slice(0, 4), hex.slice(4, 8), hex.slice(8, 15), hex.slice(15, 22), hex.slice(22, 30)].join(':');
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../core/sha256.js';
 import type { HeaderList, ServiceRequest, ServiceResponse } from '../core/http.js';
 import type { Middleware } from './define.js';
 
@@ -8,7 +8,7 @@ import type { Middleware } from './define.js';
  * comparison, as RFC 9110 requires for If-None-Match: `W/"x"` matches `"x"`.
  */
 export function weakEtag(body: Uint8Array): string {
-  return `W/"${createHash('sha256').update(body).digest('hex')}"`;
+  return `W/"${sha256(body, 'hex')}"`;
 }
 
 /** Whether an `If-None-Match` value names `etag` (weak comparison; `*` names any). */

@@ -121,7 +121,7 @@ export const slackHeaders: Middleware<SlackCtx> = (req, c, next, matched) => {
       ...response.headers,
       ...(c.grant ? [['X-OAuth-Scopes', c.grant.scopes.join(',')] as [string, string]] : []),
       ...(accepted ? [['X-Accepted-OAuth-Scopes', accepted.join(',')] as [string, string]] : []),
-      ['X-Slack-Req-Id', c.ctx.ids.opaque('req', c.ctx.seq, 32)],
+      ['X-Slack-Req-Id', c.ctx.ids.opaqueOnce('req', c.ctx.seq, 32)],
       ['Access-Control-Allow-Origin', '*'],
     ],
   };

@@ -10,6 +10,8 @@
  * whole (a rolled-back delete, a reset), to be built again on the next use.
  */
 
+const EMPTY: ReadonlyMap<string, never> = new Map<string, never>();
+
 /** Stamps for `GroupIndex.version`: unique in the process, so that no two states share one. */
 let stamps = 0;
 const stamp = () => ++stamps;
@@ -23,7 +25,6 @@ export interface StoreIndex<T> {
 export interface Groups<T> {
   count(group: string): number;
   docs(group: string): T[];
-  keys(group: string): Iterable<string>;
   version(group: string): number;
 }
 
@@ -39,10 +40,11 @@ export interface Sorted<T> {
  * the group is written, for caches of what is derived from a group.
  */
 export class GroupIndex<T> implements StoreIndex<T>, Groups<T> {
-  private readonly members = new Map<string, Set<string>>();
+  /** Each group's documents by key (in the collection's order unless `unordered`). */
+  private readonly members = new Map<string, Map<string, T>>();
   /**
-   * Groups whose set order may differ from the collection's: a key already in the collection that
-   * moved in goes last in the set but keeps its place in the collection. Rebuilt on read.
+   * Groups whose order may differ from the collection's: a key already in the collection that
+   * moved in goes last in its group but keeps its place in the collection. Rebuilt on read.
    */
   private readonly unordered = new Set<string>();
   private readonly versions = new Map<string, number>();
@@ -51,7 +53,7 @@ export class GroupIndex<T> implements StoreIndex<T>, Groups<T> {
   constructor(private readonly map: ReadonlyMap<string, T>, private readonly groupOf: (doc: T) => string | null) {
     for (const [key, doc] of map) {
       const group = groupOf(doc);
-      if (group !== null) this.set(group).add(key);
+      if (group !== null) this.group(group).set(key, doc);
     }
   }
 
@@ -62,20 +64,17 @@ export class GroupIndex<T> implements StoreIndex<T>, Groups<T> {
 
   /** The documents of `group`, in the collection's order. */
   docs(group: string): T[] {
-    const out: T[] = [];
-    for (const key of this.keys(group)) out.push(this.map.get(key)!);
-    return out;
+    return [...this.ordered(group).values()];
   }
 
-  /** The keys of `group`, in the collection's order. */
-  keys(group: string): Iterable<string> {
-    const set = this.members.get(group);
-    if (!set) return [];
+  private ordered(group: string): ReadonlyMap<string, T> {
+    const members = this.members.get(group);
+    if (!members) return EMPTY;
     if (this.unordered.delete(group)) {
-      set.clear();
-      for (const [key, doc] of this.map) if (this.groupOf(doc) === group) set.add(key);
+      members.clear();
+      for (const [key, doc] of this.map) if (this.groupOf(doc) === group) members.set(key, doc);
     }
-    return set;
+    return members;
   }
 
   /** Changes whenever a document of `group` is put, replaced or deleted. */
@@ -88,23 +87,21 @@ export class GroupIndex<T> implements StoreIndex<T>, Groups<T> {
     const to = after === undefined ? null : this.groupOf(after);
     if (from !== null) this.versions.set(from, stamp());
     if (to !== null && to !== from) this.versions.set(to, stamp());
-    if (from === to) return;
-    if (from !== null) this.members.get(from)?.delete(key);
-    if (to !== null) {
-      const set = this.set(to);
-      // A new key goes last in the collection too; a key that was there keeps its place.
-      if (before !== undefined && set.size > 0) this.unordered.add(to);
-      set.add(key);
-    }
+    if (from !== null && from !== to) this.members.get(from)?.delete(key);
+    if (to === null) return;
+    const members = this.group(to);
+    // A new key goes last in the collection too; a key that was there keeps its place.
+    if (from !== to && before !== undefined && members.size > 0) this.unordered.add(to);
+    members.set(key, after!);
   }
 
-  private set(group: string): Set<string> {
-    let set = this.members.get(group);
-    if (!set) {
-      set = new Set();
-      this.members.set(group, set);
+  private group(group: string): Map<string, T> {
+    let members = this.members.get(group);
+    if (!members) {
+      members = new Map();
+      this.members.set(group, members);
     }
-    return set;
+    return members;
   }
 }
 
@@ -114,13 +111,13 @@ export class GroupIndex<T> implements StoreIndex<T>, Groups<T> {
  * `${group}\u0000${name}`, one group's documents in name order.
  */
 export class SortedIndex<T> implements StoreIndex<T>, Sorted<T> {
-  /** [sort key, key], sorted. */
-  private readonly rows: [string, string][] = [];
+  /** [sort key, key, document], sorted by sort key then key. */
+  private readonly rows: Row<T>[] = [];
 
-  constructor(private readonly map: ReadonlyMap<string, T>, private readonly sortKeyOf: (doc: T) => string | null) {
+  constructor(map: ReadonlyMap<string, T>, private readonly sortKeyOf: (doc: T) => string | null) {
     for (const [key, doc] of map) {
       const sortKey = sortKeyOf(doc);
-      if (sortKey !== null) this.rows.push([sortKey, key]);
+      if (sortKey !== null) this.rows.push([sortKey, key, doc]);
     }
     this.rows.sort(compareRows);
   }
@@ -128,39 +125,60 @@ export class SortedIndex<T> implements StoreIndex<T>, Sorted<T> {
   /** The documents whose sort key starts with `prefix`, in sort order. */
   range(prefix: string): T[] {
     const out: T[] = [];
-    for (let i = this.lowerBound([prefix, '']); i < this.rows.length && this.rows[i]![0].startsWith(prefix); i++) {
-      out.push(this.map.get(this.rows[i]![1])!);
-    }
+    for (let i = this.first(prefix, ''), end = this.end(prefix); i < end; i++) out.push(this.rows[i]![2]);
     return out;
   }
 
   /** Whether any document's sort key starts with `prefix`. */
   any(prefix: string): boolean {
-    return this.rows[this.lowerBound([prefix, ''])]?.[0].startsWith(prefix) ?? false;
+    return this.first(prefix, '') < this.end(prefix);
   }
 
   move(key: string, before: T | undefined, after: T | undefined): void {
     const from = before === undefined ? null : this.sortKeyOf(before);
     const to = after === undefined ? null : this.sortKeyOf(after);
-    if (from === to) return;
-    if (from !== null) this.rows.splice(this.lowerBound([from, key]), 1);
-    if (to !== null) this.rows.splice(this.lowerBound([to, key]), 0, [to, key]);
+    if (from !== null && from === to) {
+      this.rows[this.first(from, key)]![2] = after!;
+      return;
+    }
+    if (from !== null) this.rows.splice(this.first(from, key), 1);
+    if (to !== null) this.rows.splice(this.first(to, key), 0, [to, key, after!]);
   }
 
-  /** The first row not before `row`. */
-  private lowerBound(row: [string, string]): number {
+  /** The first row not before (sortKey, key). */
+  private first(sortKey: string, key: string): number {
     let low = 0;
     let high = this.rows.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (compareRows(this.rows[mid]!, row) < 0) low = mid + 1;
+      const row = this.rows[mid]!;
+      if (row[0] < sortKey || (row[0] === sortKey && row[1] < key)) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /**
+   * The first row after those whose sort key starts with `prefix` (they are contiguous: every row
+   * before them sorts below `prefix`). `lastIndexOf(p, 0)` is `startsWith`, several times faster
+   * on Node 20.
+   */
+  private end(prefix: string): number {
+    let low = 0;
+    let high = this.rows.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const sortKey = this.rows[mid]![0];
+      if (sortKey < prefix || sortKey.lastIndexOf(prefix, 0) === 0) low = mid + 1;
       else high = mid;
     }
     return low;
   }
 }
 
-function compareRows(a: [string, string], b: [string, string]): number {
+type Row<T> = [sortKey: string, key: string, doc: T];
+
+function compareRows<T>(a: Row<T>, b: Row<T>): number {
   if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
   return a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 }

@@ -81,7 +81,7 @@ function searchRepositories(gh: Gh, req: ServiceRequest, call: SearchCall) {
       : sort === 'updated' ? repo.updated_at : 0;
     hits.push({ item: repo, score: 1 + hitsCount + exact, sortKey });
   }
-  return respond(gh, req, call.query, hits, sort === 'stars' || sort === 'forks' || sort === 'updated', (repo, score) => ({ ...repository(gh, repo), score }));
+  return respond(gh, req, call.query, hits, sort === 'stars' || sort === 'forks' || sort === 'updated', (repo, score) => Object.assign(repository(gh, repo), { score }));
 }
 
 function searchCode(gh: Gh, req: ServiceRequest, call: SearchCall) {
@@ -164,19 +164,17 @@ function issueMatches(gh: Gh, q: SearchQuery, doc: IssueDoc): boolean {
  * issue document (a new one on every write) while its comments are unchanged: a search reads
  * every issue's text, and building it anew each time was most of a search's cost in a long trial.
  */
-const haystacks = new WeakMap<IssueDoc, { where: string; comments: number; text: string }>();
+const haystacks = new WeakMap<IssueDoc, { key: string; where: string; comments: number; text: string }>();
 
-function issueText(gh: Gh, doc: IssueDoc, where: readonly string[]): string {
-  const fields = where.join(',');
+function issueText(gh: Gh, doc: IssueDoc, where: readonly string[], fields: string): string {
   const comments = commentsOf(gh.db);
-  const key = issueKey(doc.repo, doc.number);
-  const version = comments.version(key);
   const kept = haystacks.get(doc);
-  if (kept && kept.where === fields && kept.comments === version) return kept.text;
+  if (kept && kept.where === fields && kept.comments === comments.version(kept.key)) return kept.text;
+  const key = kept?.key ?? issueKey(doc.repo, doc.number);
   const texts = [where.includes('title') ? doc.title : null, where.includes('body') ? doc.body : null,
     ...(where.includes('comments') ? comments.docs(key).map((c) => c.body) : [])];
   const text = haystack(texts);
-  haystacks.set(doc, { where: fields, comments: version, text });
+  haystacks.set(doc, { key, where: fields, comments: comments.version(key), text });
   return text;
 }
 
@@ -184,17 +182,18 @@ function searchIssues(gh: Gh, req: ServiceRequest, call: SearchCall) {
   const q = query(call);
   const sort = req.query.get('sort');
   const where = (values(q, 'in')[0] ?? 'title,body,comments').toLowerCase().split(',');
+  const fields = where.join(',');
   const repos = new Map(visibleRepos(gh).filter((r) => repoScope(q, r)).map((r) => [r.full_name.toLowerCase(), r]));
   const hits: Hit<{ repo: RepoDoc; doc: IssueDoc }>[] = [];
   for (const doc of gh.db.issues.values()) {
     const repo = repos.get(doc.repo);
     if (!repo || !issueMatches(gh, q, doc)) continue;
-    const hitsCount = q.terms.length === 0 ? 0 : termHitsIn(q.terms, issueText(gh, doc, where));
+    const hitsCount = q.terms.length === 0 ? 0 : termHitsIn(q.terms, issueText(gh, doc, where, fields));
     if (hitsCount === null) continue;
     const sortKey = sort === 'comments' ? doc.comments : sort === 'created' ? doc.created_at : sort === 'updated' ? doc.updated_at : 0;
     hits.push({ item: { repo, doc }, score: 1 + hitsCount + doc.number / 1e6, sortKey });
   }
-  return respond(gh, req, call.query, hits, sort === 'comments' || sort === 'created' || sort === 'updated', ({ repo, doc }, score) => ({ ...issue(gh, repo, doc), score: Math.floor(score) }), { search_type: 'lexical' });
+  return respond(gh, req, call.query, hits, sort === 'comments' || sort === 'created' || sort === 'updated', ({ repo, doc }, score) => Object.assign(issue(gh, repo, doc), { score: Math.floor(score) }), { search_type: 'lexical' });
 }
 
 function searchUsers(gh: Gh, req: ServiceRequest, call: SearchCall) {
@@ -219,7 +218,7 @@ function searchUsers(gh: Gh, req: ServiceRequest, call: SearchCall) {
     const sortKey = sort === 'followers' ? account.followers : sort === 'repositories' ? repos : sort === 'joined' ? account.created_at : 0;
     hits.push({ item: account, score: 1 + hitsCount, sortKey });
   }
-  return respond(gh, req, call.query, hits, sort === 'followers' || sort === 'repositories' || sort === 'joined', (account, score) => ({ ...simpleUser(gh, account), score }));
+  return respond(gh, req, call.query, hits, sort === 'followers' || sort === 'repositories' || sort === 'joined', (account, score) => Object.assign(simpleUser(gh, account), { score }));
 }
 
 export const searchRoutes = [

@@ -136,7 +136,7 @@ export function defineService<D, C>(spec: KitServiceSpec<D, C>): ServiceDefiniti
       const context = spec.context(req, ctx);
       const resolution = resolve(req);
       const ref = nameOf(req, resolution);
-      const matched: Matched | null = ref && { ...ref, operation: resolution.kind === 'found' ? resolution.operation as Operation<unknown> : null };
+      const matched: Matched | null = ref && { name: ref.name, via: ref.via, operation: resolution.kind === 'found' ? resolution.operation as Operation<unknown> : null };
       const innermost = () => guarded(() => {
         if (resolution.kind === 'found') return runOperation(resolution, context, ref?.name ?? resolution.operation.name);
         if (ref !== null && spec.fallback) return spec.fallback.handle(resolution.req, ref.name, context, ctx);

@@ -109,10 +109,8 @@ function mergeability(gh: Gh, pull: PullDoc): { mergeable: boolean | null; rebas
 export function pullFull(gh: Gh, repo: RepoDoc, pull: PullDoc) {
   const issueDoc = gh.db.issues.get(issueKey(pull.repo, pull.number))!;
   const files = pullFiles(gh, pull);
-  return {
-    ...pullSimple(gh, repo, pull),
-    merged: pull.merged,
-    ...mergeability(gh, pull),
+  // Object.assign on the fresh render, not `{ ...pullSimple(), … }`: see render/repos.ts.
+  return Object.assign(pullSimple(gh, repo, pull), { merged: pull.merged }, mergeability(gh, pull), {
     merged_by: pull.merged_by === null ? null : userByLogin(gh, pull.merged_by),
     comments: issueDoc.comments,
     review_comments: gh.db.reviewComments.filter((c) => c.repo === pull.repo && c.pull === pull.number).length,
@@ -121,7 +119,7 @@ export function pullFull(gh: Gh, repo: RepoDoc, pull: PullDoc) {
     additions: files.reduce((n, f) => n + f.additions, 0),
     deletions: files.reduce((n, f) => n + f.deletions, 0),
     changed_files: files.length,
-  };
+  });
 }
 
 export function review(gh: Gh, repo: RepoDoc, doc: ReviewDoc) {

@@ -48,8 +48,8 @@ function publicRepoCount(gh: Gh, account: AccountDoc): number {
 
 /** `public-user` (`GET /users/:username` of a user). */
 export function publicUser(gh: Gh, account: AccountDoc) {
-  return {
-    ...simpleUser(gh, account),
+  // Object.assign on the fresh render, not `{ ...simpleUser(), … }`: see render/repos.ts.
+  return Object.assign(simpleUser(gh, account), {
     name: account.name,
     company: account.company,
     blog: account.blog,
@@ -64,14 +64,13 @@ export function publicUser(gh: Gh, account: AccountDoc) {
     following: account.following,
     created_at: account.created_at,
     updated_at: account.updated_at,
-  };
+  });
 }
 
 /** `private-user` (`GET /user`). */
 export function privateUser(gh: Gh, account: AccountDoc) {
   const owned = gh.db.repos.filter((r) => r.owner.toLowerCase() === account.login.toLowerCase() && r.private).length;
-  return {
-    ...publicUser(gh, account),
+  return Object.assign(publicUser(gh, account), {
     private_gists: 0,
     total_private_repos: owned,
     owned_private_repos: owned,
@@ -79,7 +78,7 @@ export function privateUser(gh: Gh, account: AccountDoc) {
     collaborators: 0,
     two_factor_authentication: true,
     plan: { name: 'free', space: 976562499, collaborators: 0, private_repos: 10000 },
-  };
+  });
 }
 
 /** `organization-full` (`GET /orgs/:org`); `GET /users/:org` answers a public-user shape. */

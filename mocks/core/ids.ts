@@ -13,8 +13,12 @@ export type IdCounters = Record<string, number>;
  */
 export class SeededIds {
   private counters: IdCounters = {};
-  /** Pure function of (seed, service, kind, counter): safe to keep across resets and replays. */
-  private readonly digests = new Map<string, string>();
+  /**
+   * Digests by encoding, kind and counter: a pure function of (seed, service, kind, counter), safe
+   * to keep across resets and replays. Nested maps, so that a lookup builds no string.
+   */
+  private readonly digests = { hex: new Map<string, Map<number | string, string>>(), base64url: new Map<string, Map<number | string, string>>() };
+  private kept = 0;
 
   constructor(readonly seed: number, readonly service: string) {}
 
@@ -49,14 +53,23 @@ export class SeededIds {
   }
 
   private digest(kind: string, counter: number | string, encoding: 'hex' | 'base64url'): string {
-    const text = `${this.seed}/${this.service}/${kind}/${counter}`;
-    const key = encoding === 'hex' ? text : `b64:${text}`;
-    let found = this.digests.get(key);
-    if (found === undefined) {
-      if (this.digests.size >= DIGEST_CACHE_SIZE) this.digests.clear();
-      found = sha256(text, encoding);
-      this.digests.set(key, found);
+    const byKind = this.digests[encoding];
+    let byCounter = byKind.get(kind);
+    let found = byCounter?.get(counter);
+    if (found !== undefined) return found;
+    if (this.kept >= DIGEST_CACHE_SIZE) {
+      this.digests.hex.clear();
+      this.digests.base64url.clear();
+      this.kept = 0;
+      byCounter = undefined;
     }
+    if (!byCounter) {
+      byCounter = new Map();
+      byKind.set(kind, byCounter);
+    }
+    found = sha256(`${this.seed}/${this.service}/${kind}/${counter}`, encoding);
+    byCounter.set(counter, found);
+    this.kept += 1;
     return found;
   }
 

@@ -62,7 +62,7 @@ export async function checkCompatibility(journal: JournalSource, now: CurrentSet
 async function journalUse(journal: JournalSource): Promise<{ touched: Set<string>; hosts: Map<string, { seq: number; was: string | null }> }> {
   const touched = new Set<string>();
   const hosts = new Map<string, { seq: number; was: string | null }>();
-  for await (const entry of journal.entries()) {
+  for await (const entry of journal.heads()) {
     if (entry.service !== null) touched.add(entry.service);
     if (entry.kind !== 'reset' && !hosts.has(entry.host)) hosts.set(entry.host, { seq: entry.seq, was: entry.kind === 'noise' ? NOISE : entry.service });
   }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { Level } from 'level';
 import { Packr } from 'msgpackr';
 import { ToolbenchError } from './errors.js';
+import { peekEntryHead, type EntryHead } from './journal-head.js';
 import {
   ENTRY_PREFIX, JOURNAL_FORMAT, READABLE_FORMATS, JournalEndSchema, JournalHeaderSchema, KEY_END, KEY_FORMAT, KEY_HEADER, MCP_PREFIX,
   McpRecordSchema, entryKey, mcpKey, parseJournalEntry, type JournalEnd, type JournalEntry, type JournalHeader, type McpRecord,
@@ -206,6 +207,33 @@ export class LevelJournal implements Journal {
   }
 
   async *entries(range: { from?: number; to?: number } = {}): AsyncIterable<JournalEntry> {
+    for await (const [key, value] of this.values(range)) yield this.entry(key, value);
+  }
+
+  /** Each entry's head (seq, kind, service, host), read without decoding the rest where it can be. */
+  async *entryHeads(range: { from?: number; to?: number } = {}): AsyncIterable<EntryHead> {
+    for await (const [key, value] of this.values(range)) {
+      const head = peekEntryHead(value);
+      if (head) {
+        yield head;
+        continue;
+      }
+      const { seq, kind, service, host } = this.entry(key, value);
+      yield { seq, kind, service, host };
+    }
+  }
+
+  private entry(key: string, value: Uint8Array): JournalEntry {
+    const parsed = parseJournalEntry(decode(value, this.dir, key));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw corrupt(this.dir, `entry ${key} is invalid (${issue?.path.join('.')}: ${issue?.message})`);
+    }
+    return parsed.data;
+  }
+
+  /** The entries' keys and packed values, in sequence order. */
+  private async *values(range: { from?: number; to?: number }): AsyncIterable<[string, Uint8Array]> {
     const iterator = this.db.iterator({
       gte: range.from === undefined ? ENTRY_PREFIX : entryKey(range.from),
       lte: range.to === undefined ? ENTRY_PREFIX + '\uffff' : entryKey(range.to),
@@ -222,14 +250,7 @@ export class LevelJournal implements Journal {
         pending = iterator.nextv(READ_AHEAD_ENTRIES);
         // Not unhandled while this chunk is consumed; awaited (and its error thrown) above.
         pending.catch(() => undefined);
-        for (const [key, value] of chunk) {
-          const parsed = parseJournalEntry(decode(value, this.dir, key));
-          if (!parsed.success) {
-            const issue = parsed.error.issues[0];
-            throw corrupt(this.dir, `entry ${key} is invalid (${issue?.path.join('.')}: ${issue?.message})`);
-          }
-          yield parsed.data;
-        }
+        yield* chunk;
       }
     } finally {
       // A consumer that stopped early: let the read in flight finish before closing.

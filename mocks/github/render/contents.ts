@@ -38,10 +38,11 @@ export function contentItem(gh: Gh, repo: RepoDoc, ref: string, entry: PathEntry
 
 export function contentFile(gh: Gh, repo: RepoDoc, ref: string, entry: PathEntry) {
   const item = contentItem(gh, repo, ref, entry);
-  if (item.type === 'submodule') return { ...item, submodule_git_url: `${WEB}/${repo.full_name}.git` };
+  // Object.assign on the fresh render, not `{ ...item, … }`: see render/repos.ts.
+  if (item.type === 'submodule') return Object.assign(item, { submodule_git_url: `${WEB}/${repo.full_name}.git` });
   const blob = getBlob(gh.db.objects, entry.sha);
   const bytes = blob ? blobBytes(blob) : Buffer.alloc(0);
-  if (item.type === 'symlink') return { ...item, target: bytes.toString('utf8') };
+  if (item.type === 'symlink') return Object.assign(item, { target: bytes.toString('utf8') });
   const { _links, ...rest } = item;
-  return { ...rest, content: wrapBase64(bytes), encoding: 'base64', _links };
+  return Object.assign(rest, { content: wrapBase64(bytes), encoding: 'base64', _links });
 }

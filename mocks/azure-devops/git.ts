@@ -255,13 +255,14 @@ export const gitOperations: Operation<AdoCtx>[] = [
     const value = updates.map((u: { name?: string; oldObjectId?: string; newObjectId?: string }) => {
       const name = String(u.name ?? '');
       const existing = c.db.refs.get(`${r.id}:${name}`);
+      // Object.assign on the fresh result, not `{ ...base, … }`: Node 20's V8 adds each field after a leading spread through a slow path (docs/benchmarks.md, issue 14's eighth pass).
       const base = { repositoryId: r.id, name, oldObjectId: u.oldObjectId ?? ZERO, newObjectId: u.newObjectId ?? ZERO, isLocked: false, rejectedBy: null };
-      if (!/^refs\/(heads|tags)\/[^\s~^:?*[\\]+$/.test(name) || name.endsWith('/') || name.includes('..')) return { ...base, success: false, updateStatus: 'invalidRefName', customMessage: `The ref name '${name}' is not valid.` };
-      if ((existing?.objectId ?? ZERO) !== (u.oldObjectId ?? ZERO)) return { ...base, success: false, updateStatus: 'staleOldObjectId', customMessage: existing ? `The branch ${name} already exists.` : `The ref ${name} does not exist.` };
-      if (u.newObjectId === ZERO) { if (existing) c.db.refs.delete(`${r.id}:${name}`); return { ...base, success: true, updateStatus: 'succeeded', customMessage: null }; }
-      if (!c.db.commits.has(`${r.id}:${u.newObjectId}`)) return { ...base, success: false, updateStatus: 'unresolvableToCommit', customMessage: `The object ${u.newObjectId} could not be resolved to a commit.` };
+      if (!/^refs\/(heads|tags)\/[^\s~^:?*[\\]+$/.test(name) || name.endsWith('/') || name.includes('..')) return Object.assign(base, { success: false, updateStatus: 'invalidRefName', customMessage: `The ref name '${name}' is not valid.` });
+      if ((existing?.objectId ?? ZERO) !== (u.oldObjectId ?? ZERO)) return Object.assign(base, { success: false, updateStatus: 'staleOldObjectId', customMessage: existing ? `The branch ${name} already exists.` : `The ref ${name} does not exist.` });
+      if (u.newObjectId === ZERO) { if (existing) c.db.refs.delete(`${r.id}:${name}`); return Object.assign(base, { success: true, updateStatus: 'succeeded', customMessage: null }); }
+      if (!c.db.commits.has(`${r.id}:${u.newObjectId}`)) return Object.assign(base, { success: false, updateStatus: 'unresolvableToCommit', customMessage: `The object ${u.newObjectId} could not be resolved to a commit.` });
       c.db.refs.put(`${r.id}:${name}`, { repo: r.id, name, objectId: u.newObjectId!, creator: meOf(c).uniqueName });
-      return { ...base, success: true, updateStatus: 'succeeded', customMessage: null };
+      return Object.assign(base, { success: true, updateStatus: 'succeeded', customMessage: null });
     });
     return list(value);
   }),

@@ -145,7 +145,8 @@ export const workerOperations: Operation<CfCtx>[] = [
       usage_model: 'standard', secrets: old?.secrets ?? [], schedules: old?.schedules ?? [], created_on: old?.created_on ?? now, modified_on: now,
     };
     c.db.workers.put(workerKey(account, name), doc);
-    return ok({ ...renderScript(doc), startup_time_ms: 4 });
+    // Object.assign on the fresh render, not `{ ...renderScript(), … }`: Node 20's V8 adds each field after a leading spread through a slow path (docs/benchmarks.md, issue 14's eighth pass).
+    return ok(Object.assign(renderScript(doc), { startup_time_ms: 4 }));
   }),
 
   operation<CfCtx, '/client/v4/accounts/:account_id/workers/scripts/:script_name'>('workers.scripts.delete', rest('DELETE', `${A}/workers/scripts/:script_name`), (call, c) => {

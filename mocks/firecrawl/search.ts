@@ -131,7 +131,7 @@ function searchHandler(call: { body: SearchBodyT }, c: FirecrawlCtx) {
       const hit: Record<string, unknown> = { url: p.url, title: p.title, description: b.highlights ? snippet(p, text, 300) : p.description, position: i + 1, ...(b.categories.length > 0 && category ? { category } : {}) };
       if (!b.scrapeOptions) return hit;
       scraped++;
-      return { ...hit, ...renderDocument(c, p, p.url, b.scrapeOptions) };
+      return Object.assign(hit, renderDocument(c, p, p.url, b.scrapeOptions));
     });
   }
   if (sources.includes('news')) {
@@ -178,7 +178,8 @@ function paperOf(p: PageDoc) {
 }
 
 /** A ranked paper: its metadata and a relevance score in (0, 1]. */
-const ranked = (hits: readonly Hit[]) => hits.map((h) => ({ ...paperOf(h.page), score: relevance(hits, h, 1) }));
+// Object.assign on the fresh render, not `{ ...paperOf(), … }`: Node 20's V8 adds each field after a leading spread through a slow path (docs/benchmarks.md, issue 14's eighth pass).
+const ranked = (hits: readonly Hit[]) => hits.map((h) => Object.assign(paperOf(h.page), { score: relevance(hits, h, 1) }));
 
 const papers = (c: FirecrawlCtx) => c.web.pages.values().filter((p) => p.category === 'research paper');
 
@@ -227,7 +228,7 @@ function paperSimilar(call: { params: { id: string }; query: z.infer<typeof Simi
   const hits = search(pool, q.intent);
   const rest: Hit[] = pool.filter((p) => !hits.some((h) => h.page === p)).map((page) => ({ page, score: 0 }));
   const all = [...hits, ...rest];
-  const results = all.slice(0, q.k).map((h) => ({ ...paperOf(h.page), score: h.score === 0 ? 0 : relevance(hits, h, 1) }));
+  const results = all.slice(0, q.k).map((h) => Object.assign(paperOf(h.page), { score: h.score === 0 ? 0 : relevance(hits, h, 1) }));
   return jsonResponse(200, { success: true, results, poolSize: pool.length, truncated: all.length > q.k, note: null });
 }
 

@@ -45,7 +45,8 @@ function associationTypes(c: HubspotCtx, req: ServiceRequest): ObjectType[] {
 function render(c: HubspotCtx, type: ObjectType, record: CrmRecord, props: readonly string[] | undefined, assoc: readonly ObjectType[] = []) {
   const out = shape(type, record, props, knownProperties(c.db, type));
   const associations = assoc.length > 0 ? v3Associations(c.db, type.name, record.id, assoc) : undefined;
-  return associations ? { ...out, associations } : out;
+  // Object.assign on the fresh shape, not `{ ...out, … }`: Node 20's V8 adds each field after a leading spread through a slow path (docs/benchmarks.md, issue 14's eighth pass).
+  return associations ? Object.assign(out, { associations }) : out;
 }
 
 interface Planned { properties: Record<string, string>; targets: { to: ObjectType; id: string; types: z.infer<typeof AssociationInput>['types'] }[] }
@@ -160,7 +161,7 @@ export const objectOperations: Operation<HubspotCtx>[] = [
       if (!record) { missing.push(input.id); continue; }
       const out = shape(type, record, call.body.properties, known);
       const history = call.body.propertiesWithHistory.filter((n) => known.has(n) && record.properties[n] != null);
-      results.push(history.length > 0 ? { ...out, propertiesWithHistory: Object.fromEntries(history.map((n) => [n, [{ value: record.properties[n], timestamp: record.updatedAt, sourceType: 'API' }]])) } : out);
+      results.push(history.length > 0 ? Object.assign(out, { propertiesWithHistory: Object.fromEntries(history.map((n) => [n, [{ value: record.properties[n], timestamp: record.updatedAt, sourceType: 'API' }]])) }) : out);
     }
     const errors = missing.length > 0 ? [{ status: 'error', category: 'OBJECT_NOT_FOUND', message: `Could not get some ${type.singular.toUpperCase()} objects, they may be deleted or not exist. Check that ids are valid.`, context: { ids: missing } }] : [];
     return batchAnswer(c, results, errors, 200);

@@ -144,8 +144,8 @@ function renderEvent(c: SentryCtx, issue: IssueDoc, e: EventDoc, all: EventDoc[]
   const project = c.db.projects.find((p) => p.slug === e.project)!;
   const at = all.findIndex((x) => x.id === e.id);
   const release = e.release ? c.db.releases.get(e.release) : undefined;
-  return {
-    ...renderEventSummary(c, issue, e), type: 'error', dist: null,
+  // Object.assign on the fresh render, not `{ ...renderEventSummary(), … }`: Node 20's V8 adds each field after a leading spread through a slow path (docs/benchmarks.md, issue 14's eighth pass).
+  return Object.assign(renderEventSummary(c, issue, e), { type: 'error', dist: null,
     entries: [{
       type: 'exception', data: {
         values: [{ type: issue.type, value: issue.value, mechanism: { type: 'generic', handled: false }, module: null, threadId: null,
@@ -159,7 +159,7 @@ function renderEvent(c: SentryCtx, issue: IssueDoc, e: EventDoc, all: EventDoc[]
     release: release ? renderRelease(c, release) : null, userReport: null, sdkUpdates: [], resolvedWith: [],
     nextEventID: at > 0 ? all[at - 1]!.id : null, previousEventID: at >= 0 && at < all.length - 1 ? all[at + 1]!.id : null,
     projectSlug: project.slug,
-  };
+  });
 }
 
 /** GET issue details: the stream's fields and the activity, releases, tags and participants. */
@@ -168,12 +168,11 @@ function renderIssueDetails(c: SentryCtx, issue: IssueDoc): Record<string, unkno
   const lastVersion = eventsOf(c, issue).find((e) => e.release !== null)?.release;
   const last = lastVersion ? c.db.releases.get(lastVersion) : undefined;
   const keys = [...new Set(eventsOf(c, issue).flatMap((e) => eventTags(e).map((t) => t.key)))].sort();
-  return {
-    ...renderIssue(c, issue), activity: activitiesOf(c, issue).map((a) => renderActivity(c, a)), seenBy: [], pluginActions: [], pluginIssues: [], pluginContexts: [],
+  return Object.assign(renderIssue(c, issue), { activity: activitiesOf(c, issue).map((a) => renderActivity(c, a)), seenBy: [], pluginActions: [], pluginIssues: [], pluginContexts: [],
     userReportCount: 0, participants: [], stats: { '24h': [], '30d': [] },
     firstRelease: first ? renderRelease(c, first) : null, lastRelease: last ? renderRelease(c, last) : null,
     tags: keys.map((key) => ({ key, name: tagName(key), totalValues: [...tagValues(c, issue, key).values()].reduce((n, v) => n + v.count, 0) })),
-  };
+  });
 }
 
 const IssueUpdate = z.object({

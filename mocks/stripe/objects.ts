@@ -14,14 +14,14 @@ const id = (m: Maker, prefix: string, given?: string) => given ?? prefixedId(m.i
 const base = (m: Maker, idValue: string, object: string, created: number | undefined) => ({ id: idValue, object, created: created ?? m.now, livemode: false });
 
 export function makeCustomer(m: Maker, input: { id?: string; name?: string | null; email?: string | null; phone?: string | null; description?: string | null; balance?: number; created?: number; metadata?: Record<string, string> }): Customer {
-  const customer: Customer = {
-    ...base(m, id(m, 'cus_', input.id), 'customer', input.created),
+  // Object.assign on the fresh base object, not `{ ...base(), … }`: Node 20's V8 adds each field after a leading spread through a slow path (docs/benchmarks.md, issue 14's eighth pass).
+  const customer: Customer = Object.assign(base(m, id(m, 'cus_', input.id), 'customer', input.created), {
     address: null, balance: input.balance ?? 0, currency: null, default_source: null, delinquent: false,
     description: input.description ?? null, discount: null, email: input.email ?? null,
     invoice_prefix: invoicePrefix(input.id ?? `${m.now}`, m), invoice_settings: { custom_fields: null, default_payment_method: null, footer: null, rendering_options: null },
     metadata: input.metadata ?? {}, name: input.name ?? null, next_invoice_sequence: 1, phone: input.phone ?? null,
     preferred_locales: [], shipping: null, tax_exempt: 'none', test_clock: null,
-  };
+  });
   return m.db.customers.put(customer.id, customer);
 }
 
@@ -34,24 +34,22 @@ function invoicePrefix(seed: string, m: Maker): string {
 
 export function makeProduct(m: Maker, input: { id?: string; name: string; description?: string | null; active?: boolean; created?: number; metadata?: Record<string, string> }): Product {
   const created = input.created ?? m.now;
-  const product: Product = {
-    ...base(m, id(m, 'prod_', input.id), 'product', created),
+  const product: Product = Object.assign(base(m, id(m, 'prod_', input.id), 'product', created), {
     active: input.active ?? true, attributes: [], default_price: null, description: input.description ?? null, images: [], marketing_features: [],
     metadata: input.metadata ?? {}, name: input.name, package_dimensions: null, shippable: null, statement_descriptor: null,
     tax_code: null, type: 'service', unit_label: null, updated: created, url: null,
-  };
+  });
   return m.db.products.put(product.id, product);
 }
 
 export function makePrice(m: Maker, input: { id?: string; product: string; unit_amount: number; currency: string; nickname?: string | null; lookup_key?: string | null; recurring?: { interval: string; interval_count?: number } | undefined; active?: boolean; created?: number; metadata?: Record<string, string> }): Price {
-  const price: Price = {
-    ...base(m, id(m, 'price_', input.id), 'price', input.created),
+  const price: Price = Object.assign(base(m, id(m, 'price_', input.id), 'price', input.created), {
     active: input.active ?? true, billing_scheme: 'per_unit', currency: input.currency, custom_unit_amount: null,
     lookup_key: input.lookup_key ?? null, metadata: input.metadata ?? {}, nickname: input.nickname ?? null, product: input.product,
     recurring: input.recurring ? { aggregate_usage: null, interval: input.recurring.interval, interval_count: input.recurring.interval_count ?? 1, meter: null, trial_period_days: null, usage_type: 'licensed' } : null,
-    tax_behavior: 'unspecified', tiers_mode: null, transform_quantity: null, type: input.recurring ? 'recurring' : 'one_time',
+    tax_behavior: 'unspecified', tiers_mode: null, transform_quantity: null, type: input.recurring ? 'recurring' as const : 'one_time' as const,
     unit_amount: input.unit_amount, unit_amount_decimal: String(input.unit_amount),
-  };
+  });
   const product = m.db.products.get(input.product);
   if (product && product.default_price === null) m.db.products.put(product.id, { ...product, default_price: price.id });
   return m.db.prices.put(price.id, price);
@@ -59,13 +57,12 @@ export function makePrice(m: Maker, input: { id?: string; product: string; unit_
 
 export function makeCoupon(m: Maker, input: { id?: string; name?: string | null; percent_off?: number; amount_off?: number; currency?: string; duration?: string; duration_in_months?: number; times_redeemed?: number; created?: number; metadata?: Record<string, string> }): Coupon {
   const couponId = input.id ?? prefixedId(m.ids, '', 'coupon', 8);
-  const coupon: Coupon = {
-    ...base(m, couponId, 'coupon', input.created),
+  const coupon: Coupon = Object.assign(base(m, couponId, 'coupon', input.created), {
     amount_off: input.amount_off ?? null, currency: input.amount_off !== undefined ? (input.currency ?? 'usd') : null,
     duration: input.duration ?? 'once', duration_in_months: input.duration === 'repeating' ? (input.duration_in_months ?? null) : null,
     max_redemptions: null, metadata: input.metadata ?? {}, name: input.name ?? null, percent_off: input.percent_off ?? null,
     redeem_by: null, times_redeemed: input.times_redeemed ?? 0, valid: true,
-  };
+  });
   return m.db.coupons.put(coupon.id, coupon);
 }
 
@@ -77,8 +74,7 @@ export function makePayment(m: Maker, input: { id?: string; charge?: string; cus
   const chargeId = succeeded ? id(m, 'ch_', input.charge) : null;
   const paymentMethod = `pm_${piId.slice(3, 27)}`;
   if (chargeId) {
-    const charge: Charge = {
-      ...base(m, chargeId, 'charge', created),
+    const charge: Charge = Object.assign(base(m, chargeId, 'charge', created), {
       amount: input.amount, amount_captured: input.amount, amount_refunded: 0, application: null, application_fee: null, application_fee_amount: null,
       balance_transaction: `txn_${chargeId.slice(3)}`,
       billing_details: { address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null }, email: input.receipt_email ?? null, name: null, phone: null },
@@ -91,12 +87,11 @@ export function makePayment(m: Maker, input: { id?: string; charge?: string; cus
       receipt_email: input.receipt_email ?? null, receipt_number: null, receipt_url: `https://pay.stripe.com/receipts/payment/${chargeId.slice(3)}`,
       refunded: false, review: null, shipping: null, source_transfer: null, statement_descriptor: null, statement_descriptor_suffix: null,
       status: 'succeeded', transfer_data: null, transfer_group: null,
-    };
+    });
     m.db.charges.put(chargeId, charge);
     addBalance(m, input.currency, input.amount);
   }
-  const intent: PaymentIntent = {
-    ...base(m, piId, 'payment_intent', created),
+  const intent: PaymentIntent = Object.assign(base(m, piId, 'payment_intent', created), {
     amount: input.amount, amount_capturable: input.status === 'requires_capture' ? input.amount : 0, amount_details: { tip: {} },
     amount_received: succeeded ? input.amount : 0, application: null, application_fee_amount: null,
     automatic_payment_methods: { allow_redirects: 'always', enabled: true },
@@ -109,19 +104,18 @@ export function makePayment(m: Maker, input: { id?: string; charge?: string; cus
     payment_method_types: ['card'], processing: null, receipt_email: input.receipt_email ?? null, review: null, setup_future_usage: null,
     shipping: null, source: null, statement_descriptor: null, statement_descriptor_suffix: null, status: input.status,
     transfer_data: null, transfer_group: null,
-  };
+  });
   return m.db.payment_intents.put(piId, intent);
 }
 
 export function makeRefund(m: Maker, input: { id?: string; charge: Charge; amount: number; reason?: string | null; created?: number; metadata?: Record<string, string> }): Refund {
   const refundId = id(m, 're_', input.id);
-  const refund: Refund = {
-    ...base(m, refundId, 'refund', input.created),
+  const refund: Refund = Object.assign(base(m, refundId, 'refund', input.created), {
     amount: input.amount, balance_transaction: `txn_${refundId.slice(3)}`, charge: input.charge.id, currency: input.charge.currency,
     destination_details: { card: { reference_status: 'pending', reference_type: 'acquirer_reference_number', type: 'refund' }, type: 'card' },
     metadata: input.metadata ?? {}, payment_intent: input.charge.payment_intent, reason: input.reason ?? null, receipt_number: null,
     source_transfer_reversal: null, status: 'succeeded', transfer_reversal: null,
-  };
+  });
   const refunded = input.charge.amount_refunded + input.amount;
   m.db.charges.put(input.charge.id, { ...input.charge, amount_refunded: refunded, refunded: refunded >= input.charge.amount });
   addBalance(m, input.charge.currency, -input.amount);
@@ -134,8 +128,7 @@ export function makeInvoice(m: Maker, input: { id?: string; customer: string; co
   const collection = input.collection_method ?? 'charge_automatically';
   const days = collection === 'send_invoice' ? (input.days_until_due ?? 30) : null;
   const invoiceId = id(m, 'in_', input.id);
-  const invoice: Invoice = {
-    ...base(m, invoiceId, 'invoice', created),
+  const invoice: Invoice = Object.assign(base(m, invoiceId, 'invoice', created), {
     account_country: 'US', account_name: 'Toolbench Test Account', account_tax_ids: null, amount_due: 0, amount_overpaid: 0, amount_paid: 0,
     amount_remaining: 0, amount_shipping: 0, application: null, attempt_count: 0, attempted: false, auto_advance: false,
     automatic_tax: { disabled_reason: null, enabled: false, liability: null, status: null }, automatically_finalizes_at: null,
@@ -153,7 +146,7 @@ export function makeInvoice(m: Maker, input: { id?: string; customer: string; co
     status: 'draft', status_transitions: { finalized_at: null, marked_uncollectible_at: null, paid_at: null, voided_at: null },
     subscription: input.subscription ?? null, subtotal: 0, subtotal_excluding_tax: 0, test_clock: null, total: 0,
     total_discount_amounts: [], total_excluding_tax: 0, total_tax_amounts: [], transfer_data: null, webhooks_delivered_at: created,
-  };
+  });
   return m.db.invoices.put(invoiceId, invoice);
 }
 
@@ -162,14 +155,13 @@ export function makeInvoiceItem(m: Maker, input: { customer: string; invoice: st
   const unit = input.price ? (input.price.unit_amount ?? 0) : (input.amount ?? 0);
   const amount = input.price ? unit * input.quantity : (input.amount ?? 0);
   const productName = input.price ? m.db.products.get(input.price.product)?.name ?? null : null;
-  const item: InvoiceItem = {
-    ...base(m, id(m, 'ii_'), 'invoiceitem', created),
+  const item: InvoiceItem = Object.assign(base(m, id(m, 'ii_'), 'invoiceitem', created), {
     amount, currency: input.price?.currency ?? input.currency ?? 'usd', customer: input.customer, date: created,
     description: input.description ?? productName, discountable: true, discounts: [], invoice: input.invoice,
     metadata: input.metadata ?? {}, parent: null, period: { end: created, start: created },
     price: input.price ?? null, proration: false, quantity: input.quantity, subscription: null, tax_rates: [], test_clock: null,
     unit_amount: input.price ? unit : null, unit_amount_decimal: input.price ? String(unit) : null,
-  };
+  });
   m.db.invoiceitems.put(item.id, item);
   if (input.invoice) refreshInvoice(m, input.invoice);
   return item;
@@ -233,8 +225,7 @@ export function makeSubscription(m: Maker, input: { id?: string; customer: strin
   const first = input.items[0]!.price;
   const periodEnd = created + periodSeconds(first);
   const canceled = input.status === 'canceled';
-  const subscription: Subscription = {
-    ...base(m, subId, 'subscription', created),
+  const subscription: Subscription = Object.assign(base(m, subId, 'subscription', created), {
     application: null, application_fee_percent: null, automatic_tax: { disabled_reason: null, enabled: false, liability: null },
     billing_cycle_anchor: created, billing_cycle_anchor_config: null, billing_thresholds: null, cancel_at: null,
     cancel_at_period_end: input.cancel_at_period_end ?? false, canceled_at: canceled ? created : null,
@@ -243,22 +234,21 @@ export function makeSubscription(m: Maker, input: { id?: string; customer: strin
     customer: input.customer, days_until_due: null, default_payment_method: null, default_source: null, default_tax_rates: [],
     description: null, discount: null, discounts: [], ended_at: canceled ? created : null,
     invoice_settings: { account_tax_ids: null, issuer: { type: 'self' } },
-    items: { object: 'list', data: items, has_more: false, total_count: items.length, url: `/v1/subscription_items?subscription=${subId}` },
+    items: { object: 'list' as const, data: items, has_more: false, total_count: items.length, url: `/v1/subscription_items?subscription=${subId}` },
     latest_invoice: null, metadata: input.metadata ?? {}, next_pending_invoice_item_invoice: null, on_behalf_of: null, pause_collection: null,
     payment_settings: { payment_method_options: null, payment_method_types: null, save_default_payment_method: 'off' },
     pending_invoice_item_interval: null, pending_setup_intent: null, pending_update: null, plan: null, quantity: null, schedule: null,
     start_date: created, status: input.status, test_clock: null, transfer_data: null, trial_end: null,
     trial_settings: { end_behavior: { missing_payment_method: 'create_invoice' } }, trial_start: null,
-  };
+  });
   return m.db.subscriptions.put(subId, subscription);
 }
 
 export function subscriptionItem(m: Maker, subscription: string, price: Price, quantity: number, created = m.now): SubscriptionItem {
-  return {
-    ...base(m, id(m, 'si_'), 'subscription_item', created),
+  return Object.assign(base(m, id(m, 'si_'), 'subscription_item', created), {
     billing_thresholds: null, current_period_end: created + periodSeconds(price), current_period_start: created, discounts: [],
     metadata: {}, price, quantity, subscription, tax_rates: [],
-  };
+  });
 }
 
 function periodSeconds(price: Price): number {
@@ -269,15 +259,14 @@ function periodSeconds(price: Price): number {
 export function makeDispute(m: Maker, input: { id?: string; charge: Charge; amount?: number; reason: string; status: string; created?: number; metadata?: Record<string, string> }): Dispute {
   const created = input.created ?? m.now;
   m.db.charges.put(input.charge.id, { ...input.charge, disputed: true });
-  const dispute: Dispute = {
-    ...base(m, id(m, 'dp_', input.id), 'dispute', created),
+  const dispute: Dispute = Object.assign(base(m, id(m, 'dp_', input.id), 'dispute', created), {
     amount: input.amount ?? input.charge.amount, balance_transactions: [], charge: input.charge.id, currency: input.charge.currency,
     enhanced_eligibility_types: [], evidence: emptyEvidence(),
     evidence_details: { due_by: created + 7 * 86400, enhanced_eligibility: {}, has_evidence: false, past_due: false, submission_count: 0 },
     is_charge_refundable: false, metadata: input.metadata ?? {}, payment_intent: input.charge.payment_intent,
     payment_method_details: { card: { brand: 'visa', case_type: 'chargeback', network_reason_code: '10.4' }, type: 'card' },
     reason: input.reason, status: input.status,
-  };
+  });
   return m.db.disputes.put(dispute.id, dispute);
 }
 
@@ -292,14 +281,13 @@ export const EVIDENCE_FIELDS = [
 ] as const;
 
 function emptyEvidence(): Record<string, unknown> {
-  return { ...Object.fromEntries(EVIDENCE_FIELDS.map((field) => [field, null])), enhanced_evidence: {} };
+  return Object.assign(Object.fromEntries(EVIDENCE_FIELDS.map((field) => [field, null])), { enhanced_evidence: {} });
 }
 
 export function makePaymentLink(m: Maker, input: { line_items: { price: string; quantity: number }[]; after_completion?: { type: string; redirect?: { url: string } } | undefined; metadata?: Record<string, string> }): PaymentLink {
   const linkId = id(m, 'plink_');
   const price = m.db.prices.get(input.line_items[0]!.price);
-  const link: PaymentLink = {
-    ...base(m, linkId, 'payment_link', undefined),
+  const link: PaymentLink = Object.assign(base(m, linkId, 'payment_link', undefined), {
     active: true,
     after_completion: input.after_completion?.type === 'redirect'
       ? { redirect: { url: input.after_completion.redirect?.url ?? '' }, type: 'redirect' }
@@ -311,7 +299,7 @@ export function makePaymentLink(m: Maker, input: { line_items: { price: string; 
     payment_intent_data: null, payment_method_collection: 'always', payment_method_types: null, phone_number_collection: { enabled: false },
     restrictions: null, shipping_address_collection: null, shipping_options: [], submit_type: 'auto', subscription_data: null,
     tax_id_collection: { enabled: false, required: 'never' }, transfer_data: null, url: `https://buy.stripe.com/test_${linkId.slice(6, 20)}`,
-  };
+  });
   return m.db.payment_links.put(linkId, link);
 }
 

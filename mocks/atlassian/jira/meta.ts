@@ -29,15 +29,16 @@ function filterOf(c: AtlassianCtx, id: string): FilterDoc {
 const FilterBody = z.object({ name: z.string().optional(), jql: z.string().optional(), description: z.string().optional(), favourite: z.boolean().optional() }).passthrough();
 
 export const metaOperations: Operation<AtlassianCtx>[] = [
+  // Object.assign on the fresh render, not `{ ...renderUser(), … }`: Node 20's V8 adds each field after a leading spread through a slow path (docs/benchmarks.md, issue 14's eighth pass).
   operation('myself.get', rest('GET', '/rest/api/3/myself'), (_call, c: AtlassianCtx) =>
-    jsonResponse(200, { ...renderUser(c.site, me(c)), groups: { size: 1, items: [] }, applicationRoles: { size: 1, items: [] }, expand: 'groups,applicationRoles' })),
+    jsonResponse(200, Object.assign(renderUser(c.site, me(c)), { groups: { size: 1, items: [] }, applicationRoles: { size: 1, items: [] }, expand: 'groups,applicationRoles' }))),
 
   operation('serverInfo', rest('GET', '/rest/api/3/serverInfo'), (_call, c: AtlassianCtx) =>
     jsonResponse(200, { baseUrl: c.site.base_url, version: '1001.0.0-SNAPSHOT', versionNumbers: [1001, 0, 0], deploymentType: 'Cloud', buildNumber: 100290, buildDate: '2025-09-01T00:00:00.000+0000', serverTitle: 'Jira', defaultLocale: { locale: 'en_US' }, serverTimeZone: 'Etc/UTC' })),
 
   operation('project.search', rest('GET', '/rest/api/3/project/search'), (call, c: AtlassianCtx) => {
     const q = (call.req.query.get('query') ?? '').toLowerCase();
-    const list = c.jira.projects.values().filter((p) => q === '' || p.key.toLowerCase().includes(q) || p.name.toLowerCase().includes(q)).map((p) => ({ ...project(c.view, p), expand: 'description,lead,issueTypes,url,projectKeys,permissions,insight', isPrivate: false, properties: {} }));
+    const list = c.jira.projects.values().filter((p) => q === '' || p.key.toLowerCase().includes(q) || p.name.toLowerCase().includes(q)).map((p) => Object.assign(project(c.view, p), { expand: 'description,lead,issueTypes,url,projectKeys,permissions,insight', isPrivate: false, properties: {} }));
     const startAt = intParam(call.req, 'startAt', 0);
     const maxResults = intParam(call.req, 'maxResults', 50, 100) || 50;
     const values = list.slice(startAt, startAt + maxResults);

@@ -207,19 +207,21 @@ export class LevelJournal implements Journal {
   }
 
   async *entries(range: { from?: number; to?: number } = {}): AsyncIterable<JournalEntry> {
-    for await (const [key, value] of this.values(range)) yield this.entry(key, value);
+    for await (const chunk of this.chunks(range)) for (const [key, value] of chunk) yield this.entry(key, value);
   }
 
   /** Each entry's head (seq, kind, service, host), read without decoding the rest where it can be. */
   async *entryHeads(range: { from?: number; to?: number } = {}): AsyncIterable<EntryHead> {
-    for await (const [key, value] of this.values(range)) {
-      const head = peekEntryHead(value);
-      if (head) {
-        yield head;
-        continue;
+    for await (const chunk of this.chunks(range)) {
+      for (const [key, value] of chunk) {
+        const head = peekEntryHead(value);
+        if (head) {
+          yield head;
+          continue;
+        }
+        const { seq, kind, service, host } = this.entry(key, value);
+        yield { seq, kind, service, host };
       }
-      const { seq, kind, service, host } = this.entry(key, value);
-      yield { seq, kind, service, host };
     }
   }
 
@@ -232,8 +234,11 @@ export class LevelJournal implements Journal {
     return parsed.data;
   }
 
-  /** The entries' keys and packed values, in sequence order. */
-  private async *values(range: { from?: number; to?: number }): AsyncIterable<[string, Uint8Array]> {
+  /**
+   * The entries' keys and packed values, in sequence order, a chunk per trip to LevelDB (a yield
+   * per entry through a second generator would cost replay a few promises per entry).
+   */
+  private async *chunks(range: { from?: number; to?: number }): AsyncIterable<[string, Uint8Array][]> {
     const iterator = this.db.iterator({
       gte: range.from === undefined ? ENTRY_PREFIX : entryKey(range.from),
       lte: range.to === undefined ? ENTRY_PREFIX + '\uffff' : entryKey(range.to),
@@ -250,7 +255,7 @@ export class LevelJournal implements Journal {
         pending = iterator.nextv(READ_AHEAD_ENTRIES);
         // Not unhandled while this chunk is consumed; awaited (and its error thrown) above.
         pending.catch(() => undefined);
-        yield* chunk;
+        yield chunk;
       }
     } finally {
       // A consumer that stopped early: let the read in flight finish before closing.

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { ToolbenchError, isToolbenchError } from '../mocks/core/errors.js';
 import type { JournalEnd, JournalEntry, JournalHeader, McpRecord } from '../mocks/core/journal-format.js';
-import type { EntryHead } from '../mocks/core/journal-head.js';
+import { headOf, type EntryHead } from '../mocks/core/journal-head.js';
 import { LevelJournal, type Journal } from '../mocks/core/journal.js';
 import { snapshotJournal } from './snapshot.js';
 
@@ -140,7 +140,7 @@ function asJournalError(error: unknown, dir: string, readFrom: string = dir): Er
  * silently miss requests, so every reader refuses it.
  */
 async function* headsOf(entries: AsyncIterable<JournalEntry>): AsyncIterable<EntryHead> {
-  for await (const { seq, kind, service, host } of entries) yield { seq, kind, service, host };
+  for await (const entry of entries) yield headOf(entry);
 }
 
 function continuity<T extends { seq: number }>(dir: string, first: number, end?: JournalEnd | null, to?: number): RecordCheck<T> {

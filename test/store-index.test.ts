@@ -1,5 +1,6 @@
 import test from 'ava';
 import { DocumentStore, type Collection } from '../mocks/core/store.js';
+import { prng } from './helpers/reliability.js';
 
 /**
  * The store's indexes (mocks/core/store-index.ts) must answer exactly what a scan of the
@@ -13,18 +14,6 @@ const byGroup = (d: Doc) => d.group;
 const openByGroup = (d: Doc) => (d.open ? d.group : null);
 const byName = (d: Doc) => `${d.group}\u0000${d.name}`;
 const GROUPS = ['a', 'b', 'c'];
-
-/** mulberry32: a small seeded PRNG, so that a failure names the seed that reproduces it. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function check(t: import('ava').ExecutionContext, items: Collection<Doc>, step: string): void {
   const all = items.values();
@@ -45,7 +34,7 @@ function check(t: import('ava').ExecutionContext, items: Collection<Doc>, step: 
 
 for (const seed of [1, 2, 3, 42, 1105]) {
   test(`store indexes agree with a scan after seeded random writes (seed ${seed})`, (t) => {
-    const next = random(seed);
+    const next = prng(seed);
     const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
     const store = new DocumentStore();
     let items = store.collection<Doc>('items');

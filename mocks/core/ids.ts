@@ -44,7 +44,7 @@ export class SeededIds {
    * which would only push the kept ones out.
    */
   opaqueOnce(kind: string, counter: number | string, length = 40): string {
-    return sha256(`${this.seed}/${this.service}/${kind}/${counter}`, 'hex').slice(0, length);
+    return sha256(this.text(kind, counter), 'hex').slice(0, length);
   }
 
   /** Like `opaque`, as base64url, for IDs such as GitHub's `node_id`. */
@@ -67,10 +67,15 @@ export class SeededIds {
       byCounter = new Map();
       byKind.set(kind, byCounter);
     }
-    found = sha256(`${this.seed}/${this.service}/${kind}/${counter}`, encoding);
+    found = sha256(this.text(kind, counter), encoding);
     byCounter.set(counter, found);
     this.kept += 1;
     return found;
+  }
+
+  /** What an opaque ID hashes. */
+  private text(kind: string, counter: number | string): string {
+    return `${this.seed}/${this.service}/${kind}/${counter}`;
   }
 
   snapshot(): IdCounters {

@@ -3,6 +3,11 @@ import type { JournalEntry } from './journal-format.js';
 /** What a pass over a journal often needs of each entry: its place and where it went. */
 export type EntryHead = Pick<JournalEntry, 'seq' | 'kind' | 'service' | 'host'>;
 
+/** The head of an entry decoded already. */
+export function headOf({ seq, kind, service, host }: JournalEntry): EntryHead {
+  return { seq, kind, service, host };
+}
+
 const HEAD_KEYS = ['seq', 'time', 'kind', 'service', 'host'] as const;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { Level } from 'level';
 import { Packr } from 'msgpackr';
 import { ToolbenchError } from './errors.js';
-import { peekEntryHead, type EntryHead } from './journal-head.js';
+import { headOf, peekEntryHead, type EntryHead } from './journal-head.js';
 import {
   ENTRY_PREFIX, JOURNAL_FORMAT, READABLE_FORMATS, JournalEndSchema, JournalHeaderSchema, KEY_END, KEY_FORMAT, KEY_HEADER, MCP_PREFIX,
   McpRecordSchema, entryKey, mcpKey, parseJournalEntry, type JournalEnd, type JournalEntry, type JournalHeader, type McpRecord,
@@ -214,13 +214,7 @@ export class LevelJournal implements Journal {
   async *entryHeads(range: { from?: number; to?: number } = {}): AsyncIterable<EntryHead> {
     for await (const chunk of this.chunks(range)) {
       for (const [key, value] of chunk) {
-        const head = peekEntryHead(value);
-        if (head) {
-          yield head;
-          continue;
-        }
-        const { seq, kind, service, host } = this.entry(key, value);
-        yield { seq, kind, service, host };
+        yield peekEntryHead(value) ?? headOf(this.entry(key, value));
       }
     }
   }

@@ -239,7 +239,7 @@ const byRepo = (d: { repo: string }) => d.repo;
 const openByRepo = (i: IssueDoc) => (i.state === 'open' ? i.repo : null);
 const byMilestoneState = (i: IssueDoc) => (i.milestone === null ? null : milestoneState(i.repo, i.milestone, i.state));
 const byIssue = (c: CommentDoc) => issueKey(c.repo, c.issue);
-const refOrder = (r: RefDoc) => `${r.repo}\u0000${r.ref}`;
+const refOrder = (r: RefDoc) => refPrefix(r.repo, r.ref);
 
 /** A repository's forks (`parent`), its network (`source`), by repository key. */
 export const forksOf = (d: Db) => d.repos.groups('by-parent', byParent);

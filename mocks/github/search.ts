@@ -169,12 +169,13 @@ const haystacks = new WeakMap<IssueDoc, { key: string; where: string; comments: 
 function issueText(gh: Gh, doc: IssueDoc, where: readonly string[], fields: string): string {
   const comments = commentsOf(gh.db);
   const kept = haystacks.get(doc);
-  if (kept && kept.where === fields && kept.comments === comments.version(kept.key)) return kept.text;
   const key = kept?.key ?? issueKey(doc.repo, doc.number);
+  const version = comments.version(key);
+  if (kept && kept.where === fields && kept.comments === version) return kept.text;
   const texts = [where.includes('title') ? doc.title : null, where.includes('body') ? doc.body : null,
     ...(where.includes('comments') ? comments.docs(key).map((c) => c.body) : [])];
   const text = haystack(texts);
-  haystacks.set(doc, { key, where: fields, comments: comments.version(key), text });
+  haystacks.set(doc, { key, where: fields, comments: version, text });
   return text;
 }
 

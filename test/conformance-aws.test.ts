@@ -10,6 +10,7 @@ import { signRequest } from '../mocks/aws/sigv4.js';
 import { volatileProblems } from '../scenarios/grade/state.js';
 import { prepareWorld } from './helpers/prepare-world.js';
 import { testCaDir } from './helpers/proxy.js';
+import { prng } from './helpers/reliability.js';
 
 // AWS through the checks of the shared conformance suite (test/helpers/conformance.ts), written
 // out here because AWS answers errors in XML as well as JSON and every request must be SigV4-signed
@@ -56,17 +57,6 @@ function sequence(random: () => number): Req[] {
   return Array.from({ length: 120 }, () => pick(makers)());
 }
 
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const prepared = new Map<number, ReturnType<typeof prepareWorld>>();
 function worldFor(seed: number, faults?: World['config']['faults']): World {
   let ready = prepared.get(seed);
@@ -84,7 +74,7 @@ function send(world: World, r: Req): JournalEntry {
 
 const text = (e: JournalEntry) => new TextDecoder().decode(e.response.body);
 const same = (a: JournalEntry, b: JournalEntry) => a.response.status === b.response.status && JSON.stringify(a.response.headers) === JSON.stringify(b.response.headers) && text(a) === text(b);
-const requests = sequence(seeded(42));
+const requests = sequence(prng(42));
 let runA: JournalEntry[] | null = null;
 const run = (seed: number) => {
   const world = worldFor(seed);

@@ -105,8 +105,26 @@ function audited(entry: JournalEntry): AuditedRequest {
   return { tool: entry.attribution?.tool ?? null, request: `${method} ${host}${target} ${Buffer.from(request.body).toString('base64')}` };
 }
 
-function firstDifference(rounds: AuditedRequest[][]): string | null {
-  const [first, ...rest] = rounds;
+/**
+ * A round's requests with each tool call's run put in a fixed order. The calls are made one after
+ * another, so which call a request belongs to is deterministic; within a call a server may fire
+ * requests at once (CircleCI's server fetches a pipeline's jobs through a batch of concurrent
+ * fetches), and the order they reach the world is the event loop's, not the server's memory. A
+ * cache shows up as a request added, dropped or changed, which a reordered run still shows.
+ */
+function canonical(round: AuditedRequest[]): AuditedRequest[] {
+  const out: AuditedRequest[] = [];
+  let start = 0;
+  for (let i = 1; i <= round.length; i++) {
+    if (i < round.length && round[i]!.tool === round[start]!.tool) continue;
+    out.push(...round.slice(start, i).sort((a, b) => (a.request < b.request ? -1 : a.request > b.request ? 1 : 0)));
+    start = i;
+  }
+  return out;
+}
+
+export function firstDifference(rounds: AuditedRequest[][]): string | null {
+  const [first, ...rest] = rounds.map(canonical);
   for (const [i, round] of rest.entries()) {
     for (let n = 0; n < Math.max(first!.length, round.length); n++) {
       const a = first![n];

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { loadCatalog } from '../catalog/load.js';
-import { auditWarm } from '../catalog/warm-audit.js';
+import { auditWarm, firstDifference } from '../catalog/warm-audit.js';
 import { testCaDir } from './helpers/proxy.js';
 
 // The warm audit (catalog/warm-audit.ts) is the evidence behind each endpoint's `warm_safe`:
@@ -44,4 +44,13 @@ for (const endpoint of audited) {
 
 test.serial('the catalog marks at least the 26 endpoints the audit found safe', (t) => {
   t.true(warmSafe.length >= 26, warmSafe.join(','));
+});
+
+test('the audit compares each tool call\'s requests as a set: concurrent fetches may land in either order, a dropped or changed one is a difference', (t) => {
+  const req = (tool: string, request: string) => ({ tool, request });
+  const first = [req('a', 'GET x/1'), req('b', 'GET x/1027'), req('b', 'GET x/1028'), req('c', 'POST y')];
+  t.is(firstDifference([first, [req('a', 'GET x/1'), req('b', 'GET x/1028'), req('b', 'GET x/1027'), req('c', 'POST y')]]), null);
+  t.regex(firstDifference([first, [req('a', 'GET x/1'), req('b', 'GET x/1028'), req('c', 'POST y')]]) ?? '', /^round 2, request 2: b: GET x\/1028/);
+  // Order across calls still counts: a request moved into another call is a difference.
+  t.not(firstDifference([first, [req('a', 'GET x/1'), req('a', 'GET x/1027'), req('b', 'GET x/1028'), req('c', 'POST y')]]), null);
 });

@@ -2,6 +2,8 @@
  * The request and response a service handler sees: Web-like, but synchronous and byte-exact.
  * Headers are kept as the raw ordered list the client sent; lookups are case-insensitive.
  */
+import { serializeJson } from './json-fragment.js';
+
 export type HeaderList = [name: string, value: string][];
 
 const utf8 = new TextDecoder('utf-8');
@@ -64,7 +66,7 @@ export function jsonResponse(status: number, value: unknown, headers: HeaderList
   return {
     status,
     headers: [['Content-Type', 'application/json; charset=utf-8'], ...headers],
-    body: bytes(JSON.stringify(value)),
+    body: bytes(serializeJson(value)),
   };
 }
 

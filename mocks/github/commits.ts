@@ -48,7 +48,7 @@ function status(gh: Gh, repo: RepoDoc, doc: StatusDoc) {
   const creator = userByLogin(gh, doc.creator);
   return {
     url: `${repoApi(repo.full_name)}/statuses/${doc.sha}`,
-    avatar_url: creator.avatar_url,
+    avatar_url: creator.value.avatar_url,
     id: doc.id,
     node_id: nodeId(gh.ctx.ids, 'status', doc.id),
     state: doc.state,

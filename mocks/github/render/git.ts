@@ -3,7 +3,7 @@ import type { FileDiff } from '../git/diff.js';
 import { blobBytes, getCommit, getTree, type BlobObject, type CommitObject, type TreeObject } from '../git/objects.js';
 import type { AccountDoc, RefDoc, RepoDoc } from '../model.js';
 import { RAW, WEB, encodePath, nodeId, repoApi } from '../urls.js';
-import { simpleUser } from './users.js';
+import { embeddedUser } from './users.js';
 
 const UNSIGNED = { verified: false, reason: 'unsigned', signature: null, payload: null, verified_at: null };
 
@@ -127,8 +127,8 @@ export function restCommit(gh: Gh, repo: RepoDoc, commit: CommitObject, files?: 
     url: `${base}/commits/${commit.sha}`,
     html_url: git.html_url,
     comments_url: `${base}/commits/${commit.sha}/comments`,
-    author: author ? simpleUser(gh, author) : null,
-    committer: committer ? simpleUser(gh, committer) : null,
+    author: author ? embeddedUser(gh, author) : null,
+    committer: committer ? embeddedUser(gh, committer) : null,
     parents: commit.parents.map((sha) => ({ sha, url: `${base}/commits/${sha}`, html_url: `${WEB}/${repo.full_name}/commit/${sha}` })),
   };
   if (files) {

@@ -1,18 +1,20 @@
+import { JsonFragment } from '../../core/json-fragment.js';
 import type { Gh } from '../context.js';
 import { issueKey, type PullDoc, type PullSide, type RepoDoc, type ReviewCommentDoc, type ReviewDoc } from '../model.js';
 import { baseSha, headSha, isOpen, mergeOutcome, pullCommits, pullFiles } from '../pull-state.js';
 import { WEB, nodeId, repoApi } from '../urls.js';
 import { authorAssociation, issue as renderIssue, reactions } from './issues.js';
 import { repository } from './repos.js';
-import { ghost, simpleUser, userByLogin } from './users.js';
+import { embeddedUser, ghost, userByLogin } from './users.js';
 
 /** Pull requests (`pull-request-simple` for lists, `pull-request` for one), reviews, review comments. */
 /**
  * Repositories rendered already in one answer (a list shows each pull request's head and base
- * repository, mostly the same one): shared, as the same bytes. Only for renders after the
+ * repository, mostly the same one): rendered and serialised once (two thirds of a pull request
+ * list's bytes), spliced into the answer wherever they appear. Only for renders after the
  * handler's last write.
  */
-export type RepoRenders = Map<RepoDoc, ReturnType<typeof repository>>;
+export type RepoRenders = Map<RepoDoc, JsonFragment<ReturnType<typeof repository>>>;
 
 function side(gh: Gh, pull: PullDoc, which: 'head' | 'base', rendered: RepoRenders) {
   const data: PullSide = pull[which];
@@ -22,7 +24,7 @@ function side(gh: Gh, pull: PullDoc, which: 'head' | 'base', rendered: RepoRende
     label: `${repo?.owner ?? 'ghost'}:${data.ref}`,
     ref: data.ref,
     sha: which === 'head' ? headSha(gh, pull) : baseSha(gh, pull),
-    user: simpleUser(gh, owner ?? ghost()),
+    user: embeddedUser(gh, owner ?? ghost()),
     repo: repo ? renderedRepo(gh, repo, rendered) : null,
   };
 }
@@ -30,7 +32,7 @@ function side(gh: Gh, pull: PullDoc, which: 'head' | 'base', rendered: RepoRende
 function renderedRepo(gh: Gh, repo: RepoDoc, rendered: RepoRenders) {
   let found = rendered.get(repo);
   if (!found) {
-    found = repository(gh, repo);
+    found = new JsonFragment(repository(gh, repo));
     rendered.set(repo, found);
   }
   return found;

@@ -1,7 +1,7 @@
 import { permission, atLeast, type Gh } from '../context.js';
 import { accountKey, forksOf, networkOf, openIssuesOf, type RepoDoc } from '../model.js';
 import { API, WEB, nodeId, repoApi } from '../urls.js';
-import { ghost, simpleUser } from './users.js';
+import { embeddedUser, ghost } from './users.js';
 
 /** GitHub's known licenses (a few); unknown keys render as `other`. */
 const LICENSES: Record<string, { name: string; spdx_id: string }> = {
@@ -24,9 +24,45 @@ function license(gh: Gh, key: string | null) {
   };
 }
 
-function urls(full: string) {
-  const url = repoApi(full);
+
+function ownerUser(gh: Gh, repo: RepoDoc) {
+  return embeddedUser(gh, gh.db.accounts.get(accountKey(repo.owner)) ?? ghost());
+}
+
+function counts(gh: Gh, repo: RepoDoc) {
+  const key = repo.full_name.toLowerCase();
+  const forks = forksOf(gh.db).count(key);
+  const openIssues = openIssuesOf(gh.db).count(key);
+  return { forks, openIssues };
+}
+
+function permissions(gh: Gh, repo: RepoDoc) {
+  const level = permission(gh, repo);
   return {
+    admin: atLeast(level, 'admin'),
+    maintain: atLeast(level, 'maintain'),
+    push: atLeast(level, 'write'),
+    triage: atLeast(level, 'triage'),
+    pull: atLeast(level, 'read'),
+  };
+}
+
+/** `minimal-repository` (lists of a user's or an org's repositories, search's `repository`). */
+export function minimalRepo(gh: Gh, repo: RepoDoc) {
+  const { forks, openIssues } = counts(gh, repo);
+  const full = repo.full_name;
+  const url = repoApi(full);
+  // One flat literal: a spread in its middle (the URLs came from a helper) left V8 adding the fields
+  // after it one by one, and the render in dictionary mode, which JSON.stringify serialises slowly.
+  const base = {
+    id: repo.id,
+    node_id: nodeId(gh.ctx.ids, 'repo', repo.id),
+    name: repo.name,
+    full_name: repo.full_name,
+    private: repo.private,
+    owner: ownerUser(gh, repo),
+    description: repo.description,
+    fork: repo.parent !== null,
     html_url: `${WEB}/${full}`,
     url,
     forks_url: `${url}/forks`,
@@ -65,44 +101,6 @@ function urls(full: string) {
     labels_url: `${url}/labels{/name}`,
     releases_url: `${url}/releases{/id}`,
     deployments_url: `${url}/deployments`,
-  };
-}
-
-function ownerUser(gh: Gh, repo: RepoDoc) {
-  return simpleUser(gh, gh.db.accounts.get(accountKey(repo.owner)) ?? ghost());
-}
-
-function counts(gh: Gh, repo: RepoDoc) {
-  const key = repo.full_name.toLowerCase();
-  const forks = forksOf(gh.db).count(key);
-  const openIssues = openIssuesOf(gh.db).count(key);
-  return { forks, openIssues };
-}
-
-function permissions(gh: Gh, repo: RepoDoc) {
-  const level = permission(gh, repo);
-  return {
-    admin: atLeast(level, 'admin'),
-    maintain: atLeast(level, 'maintain'),
-    push: atLeast(level, 'write'),
-    triage: atLeast(level, 'triage'),
-    pull: atLeast(level, 'read'),
-  };
-}
-
-/** `minimal-repository` (lists of a user's or an org's repositories, search's `repository`). */
-export function minimalRepo(gh: Gh, repo: RepoDoc) {
-  const { forks, openIssues } = counts(gh, repo);
-  const base = {
-    id: repo.id,
-    node_id: nodeId(gh.ctx.ids, 'repo', repo.id),
-    name: repo.name,
-    full_name: repo.full_name,
-    private: repo.private,
-    owner: ownerUser(gh, repo),
-    description: repo.description,
-    fork: repo.parent !== null,
-    ...urls(repo.full_name),
     created_at: repo.created_at,
     updated_at: repo.updated_at,
     pushed_at: repo.pushed_at,
@@ -171,7 +169,7 @@ export function fullRepository(gh: Gh, repo: RepoDoc) {
   const source = repo.source ? gh.db.repos.get(repo.source) : undefined;
   return Object.assign(
     repository(gh, repo),
-    org?.type === 'Organization' ? { organization: simpleUser(gh, org) } : {},
+    org?.type === 'Organization' ? { organization: embeddedUser(gh, org) } : {},
     parent ? { parent: repository(gh, parent) } : {},
     source ? { source: repository(gh, source) } : {},
     { network_count: networkOf(gh.db).count(repo.source ?? repo.full_name.toLowerCase()), subscribers_count: 0 },

@@ -1,3 +1,5 @@
+import { JsonFragment } from '../../core/json-fragment.js';
+import type { SeededIds } from '../../core/ids.js';
 import type { Gh } from '../context.js';
 import { accountKey, type AccountDoc } from '../model.js';
 import { API, WEB, nodeId, userApi } from '../urls.js';
@@ -28,11 +30,31 @@ export function simpleUser(gh: Gh, account: AccountDoc) {
   };
 }
 
-/** A login that may no longer exist renders as GitHub's `ghost`. */
-export function userByLogin(gh: Gh, login: string) {
-  const account = gh.db.accounts.get(accountKey(login));
-  return simpleUser(gh, account ?? ghost());
+export type EmbeddedUser = JsonFragment<ReturnType<typeof simpleUser>>;
+
+/** Per world (its ids), per stored account document: the account's embedded render. */
+const embedded = new WeakMap<SeededIds, WeakMap<AccountDoc, EmbeddedUser>>();
+
+/**
+ * `simple-user` as other renders embed it (an issue's author and assignees, a repository's
+ * owner, a commit's author): rendered and serialised once per stored document and world. It is a
+ * function of the document (frozen; a change stores a new one) and the world's seeded ids alone;
+ * users were 40 to 60 % of the bytes of issue, comment and search answers.
+ */
+export function embeddedUser(gh: Gh, account: AccountDoc): EmbeddedUser {
+  let byDoc = embedded.get(gh.ctx.ids);
+  if (!byDoc) embedded.set(gh.ctx.ids, (byDoc = new WeakMap()));
+  let found = byDoc.get(account);
+  if (!found) byDoc.set(account, (found = new JsonFragment(Object.freeze(simpleUser(gh, account)))));
+  return found;
 }
+
+/** A login that may no longer exist renders as GitHub's `ghost`. */
+export function userByLogin(gh: Gh, login: string): EmbeddedUser {
+  return embeddedUser(gh, gh.db.accounts.get(accountKey(login)) ?? GHOST);
+}
+
+const GHOST: AccountDoc = Object.freeze(ghost());
 
 export function ghost(): AccountDoc {
   return {

@@ -4,7 +4,7 @@ import type { Fault, JournalEntry } from '../mocks/core/journal-format.js';
 import { attributionLabel } from './attribution.js';
 import { bodyDiff, type BodyDiff } from './body-diff.js';
 import { headerDiff, type HeaderChange } from './header-diff.js';
-import { REQUEST_IDENTITY, comparedHeaders, type RequestIdentityField } from './identity.js';
+import { REQUEST_IDENTITY, comparedHeaders, isTransportHeader, type RequestIdentityField } from './identity.js';
 
 /** What a replay got back for one journal entry. `fault` is unknown when re-issued over HTTP. */
 export interface ReplayedResponse {
@@ -58,6 +58,7 @@ export function requestLine(entry: JournalEntry): RequestLine {
 
 /** Compares a recorded entry's response with what the fresh world answered. */
 export function diffResponse(recorded: JournalEntry, replayed: ReplayedResponse): EntryDiff | null {
+  if (agrees(recorded, replayed)) return null;
   const diff: EntryDiff = { seq: recorded.seq, request: requestLine(recorded), fields: [] };
   // A reset over HTTP delivers only the start of the answer (faults.ts): compare with that part.
   const expected = replayed.cut ? resetPart(recorded.response) : recorded.response;
@@ -87,6 +88,34 @@ export function diffResponse(recorded: JournalEntry, replayed: ReplayedResponse)
     diff.fault = { recorded: recorded.fault?.kind ?? null, replayed: replayed.cut ? 'reset' : 'not reset' };
   }
   return diff.fields.length > 0 ? diff : null;
+}
+
+/**
+ * The common case, every entry of a replay that agrees, decided without building a report: the
+ * same seq, status, fault, header lines (transport headers skipped) and body bytes. False sends
+ * the entry through the full comparison, which has the last word.
+ */
+function agrees(recorded: JournalEntry, replayed: ReplayedResponse): boolean {
+  const expected = recorded.response;
+  // A cut answer is compared with the start of the recorded one: the full path's business.
+  if (replayed.cut === true || recorded.seq !== replayed.seq || expected.status !== replayed.status) return false;
+  if (replayed.fault !== undefined ? (recorded.fault?.kind ?? null) !== (replayed.fault?.kind ?? null)
+    : replayed.cut === false && recorded.fault?.kind === 'reset') return false;
+  return sameComparedHeaders(expected.headers, replayed.headers) && Buffer.compare(expected.body, replayed.body) === 0;
+}
+
+/** `comparedHeaders(a)` and `comparedHeaders(b)` are the same lines, in order (without building them). */
+function sameComparedHeaders(a: HeaderList, b: HeaderList): boolean {
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < a.length && isTransportHeader(a[i]![0])) i++;
+    while (j < b.length && isTransportHeader(b[j]![0])) j++;
+    if (i === a.length || j === b.length) return i === a.length && j === b.length;
+    if (a[i]![0] !== b[j]![0] || a[i]![1] !== b[j]![1]) return false;
+    i++;
+    j++;
+  }
 }
 
 /**

@@ -22,9 +22,16 @@ export const TRANSPORT_HEADERS: readonly string[] = ['connection', 'keep-alive',
 export const REQUEST_IDENTITY = ['seq', 'kind', 'service', 'method', 'target', 'request.body'] as const;
 export type RequestIdentityField = (typeof REQUEST_IDENTITY)[number];
 
+const TRANSPORT_LENGTHS = new Set(TRANSPORT_HEADERS.map((name) => name.length));
+
+/** Whether `name` is one of TRANSPORT_HEADERS, in any case (its length rules out most names at once). */
+export function isTransportHeader(name: string): boolean {
+  return TRANSPORT_LENGTHS.has(name.length) && TRANSPORT_HEADERS.includes(name.toLowerCase());
+}
+
 /** A response's headers without the transport headers, in their order. */
 export function comparedHeaders(headers: HeaderList): HeaderList {
-  return headers.filter(([name]) => !TRANSPORT_HEADERS.includes(name.toLowerCase()));
+  return headers.filter(([name]) => !isTransportHeader(name));
 }
 
 /**

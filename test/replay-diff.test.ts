@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { JournalEntry } from '../mocks/core/journal-format.js';
 import { bodyDiff } from '../replay/body-diff.js';
-import { diffEntries, diffJournals } from '../replay/diff.js';
+import { diffEntries, diffJournals, diffResponse } from '../replay/diff.js';
 import { headerDiff } from '../replay/header-diff.js';
 import { comparedHeaders, serviceHeaders } from '../replay/identity.js';
 import { jsonPathDiff } from '../replay/json-diff.js';
@@ -70,4 +70,27 @@ test('journal against journal: request identity first, then the response; a miss
   t.like(summary, { entries: 3, identical: 1, divergent: 2, divergentSeqs: [2, 3], byField: { request: 1, body: 1, missing: 1 } });
   t.is(summary.first?.seq, 2);
   t.like(diffEntries(a[2], undefined), { fields: ['missing'], missing: 'replayed' });
+});
+
+test('an entry that agrees is null; each single difference is reported (the fast agreement check and the full comparison agree)', (t) => {
+  const response = { status: 200, headers: [['Date', 'x'], ['ETag', '"a"'], ['Content-Length', '2']] as [string, string][], body: bytes('{}') };
+  const recorded = {
+    seq: 4, time: 0, kind: 'request', service: 'github', host: 'api.github.com', method: 'GET', target: '/', operation: null,
+    request: { headers: [], body: new Uint8Array(0), oversize: false }, response, attribution: null, fault: null,
+  } as unknown as JournalEntry;
+  const same = { seq: 4, ...response, fault: null };
+  t.is(diffResponse(recorded, same), null);
+  t.is(diffResponse(recorded, { ...same, fault: undefined }), null);
+  // Transport headers on either side, in any case and place, are not compared.
+  t.is(diffResponse(recorded, { ...same, headers: [['Connection', 'keep-alive'], ...response.headers, ['TRANSFER-ENCODING', 'chunked']] }), null);
+  t.is(diffResponse(recorded, { ...same, fault: undefined, cut: false }), null);
+  const fields = (replayed: Parameters<typeof diffResponse>[1], on: JournalEntry = recorded) => diffResponse(on, replayed)?.fields;
+  t.deepEqual(fields({ ...same, seq: 5 }), ['seq']);
+  t.deepEqual(fields({ ...same, status: 201 }), ['status']);
+  t.deepEqual(fields({ ...same, headers: [['Date', 'x'], ['Etag', '"a"'], ['Content-Length', '2']] }), ['headers']);
+  t.deepEqual(fields({ ...same, headers: response.headers.slice(0, 2) }), ['headers']);
+  t.deepEqual(fields({ ...same, body: bytes('[]') }), ['body']);
+  t.deepEqual(fields({ ...same, fault: { kind: 'latency', latencyMs: 0 } }), ['fault']);
+  t.deepEqual(fields({ ...same, fault: undefined, cut: false }, { ...recorded, fault: { kind: 'reset', latencyMs: 0 } } as JournalEntry), ['fault']);
+  t.deepEqual(fields({ ...same, fault: undefined, cut: true, body: bytes('{') }, { ...recorded, fault: { kind: 'reset', latencyMs: 0 } } as JournalEntry), undefined);
 });

@@ -66,7 +66,7 @@ export function jsonResponse(status: number, value: unknown, headers: HeaderList
   return {
     status,
     headers: [['Content-Type', 'application/json; charset=utf-8'], ...headers],
-    body: bytes(serializeJson(value)),
+    body: serializeJson(value),
   };
 }
 

@@ -1,4 +1,4 @@
-import { ServiceRequest, emptyResponse, headerValue, type HeaderList, type ServiceResponse } from '../core/http.js';
+import { ServiceRequest, emptyResponse, type HeaderList, type ServiceResponse } from '../core/http.js';
 import type { RejectReason, ServiceContext } from '../core/service.js';
 import type { Middleware } from '../kit/define.js';
 import { githubErrors } from '../kit/envelopes/github.js';
@@ -15,20 +15,35 @@ const EXPOSE = 'ETag, Link, Location, Retry-After, X-GitHub-OTP, X-RateLimit-Lim
   + 'X-RateLimit-Resource, X-RateLimit-Reset, X-OAuth-Scopes, X-Accepted-OAuth-Scopes, X-Poll-Interval, X-GitHub-Media-Type, '
   + 'X-GitHub-SSO, X-GitHub-Request-Id, Deprecation, Sunset';
 
-const CACHE = ['cache-control', 'vary', 'etag'];
-const PLACED = /^(content-type|x-github-media-type|cache-control|vary|etag|x-ratelimit-[a-z]+)$/i;
+const CACHE = new Map([['cache-control', 0], ['vary', 1], ['etag', 2]]);
+const RATE_PLACED = /^x-ratelimit-[a-z]+$/;
 
 export function decorate(gh: Gh, req: ServiceRequest, response: ServiceResponse): ServiceResponse {
-  const named = (name: string) => response.headers.filter(([n]) => n.toLowerCase() === name);
+  // One pass over the handler's headers, each name lowercased once, into the places below.
+  let contentType: string | undefined;
+  let mediaType: string | undefined;
+  const cache: [HeaderList, HeaderList, HeaderList] = [[], [], []];
+  const others: HeaderList = [];
+  const rates: HeaderList = [];
+  for (const header of response.headers) {
+    const lower = header[0].toLowerCase();
+    if (lower === 'content-type') contentType ??= header[1];
+    else if (lower === 'x-github-media-type') mediaType ??= header[1];
+    else if (CACHE.has(lower)) cache[CACHE.get(lower)!]!.push(header);
+    else if (lower.startsWith('x-ratelimit-')) {
+      rates.push(header);
+      // A name the rate-limit block does not place (x-ratelimit-a-b) also stays among the others.
+      if (!RATE_PLACED.test(lower)) others.push(header);
+    } else others.push(header);
+  }
   const headers: HeaderList = [];
-  const contentType = headerValue(response.headers, 'content-type');
   if (contentType !== undefined) headers.push(['Content-Type', contentType]);
-  for (const name of CACHE) headers.push(...named(name));
+  for (const list of cache) for (const header of list) headers.push(header);
   if (gh.token) headers.push(['X-OAuth-Scopes', gh.token.scopes.join(', ')]);
-  headers.push(['X-GitHub-Media-Type', headerValue(response.headers, 'x-github-media-type') ?? 'github.v3; format=json']);
-  headers.push(...response.headers.filter(([name]) => !PLACED.test(name)));
+  headers.push(['X-GitHub-Media-Type', mediaType ?? 'github.v3; format=json']);
+  for (const header of others) headers.push(header);
   headers.push(['X-GitHub-Api-Version-Selected', '2022-11-28']);
-  headers.push(...response.headers.filter(([name]) => /^x-ratelimit-/i.test(name)));
+  for (const header of rates) headers.push(header);
   headers.push(['Access-Control-Expose-Headers', EXPOSE]);
   headers.push(['Access-Control-Allow-Origin', '*']);
   if (req.method === 'OPTIONS') {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { LogicalClock, httpDate, isoSeconds } from '../mocks/core/clock.js';
 import { SeededIds } from '../mocks/core/ids.js';
-import { get, Router } from '../mocks/core/router.js';
+import { get, route, Router } from '../mocks/core/router.js';
 import { DocumentStore } from '../mocks/core/store.js';
 import { jsonResponse } from '../mocks/core/http.js';
 
@@ -90,4 +90,23 @@ test('router: params, tail params, decoding, method-not-allowed', (t) => {
   t.deepEqual(router.match('DELETE', '/users/x'), { kind: 'method-not-allowed', allowed: ['GET'] });
   t.like(router.match('GET', '/users/%E0%A4%A'), { kind: 'not-found' }, 'malformed escapes do not match');
   t.like(router.match('GET', '/users//'), { kind: 'not-found' });
+});
+
+test('router: routes found through their first segment keep declared order with parameter-first and rest routes', (t) => {
+  const ok = (name: string) => () => jsonResponse(200, name);
+  const router = new Router<null>([
+    get('/:tenant/status', ok('tenant status')),
+    get('/v1/status', ok('v1 status')),
+    route('POST', '/v1/:thing', ok('v1 post')),
+    get('/', ok('root')),
+    get('/*rest', ok('catch-all')),
+  ]);
+  const name = (m: ReturnType<typeof router.match>) => (m.kind === 'found' ? (m.route.pattern) : m.kind);
+  t.is(name(router.match('GET', '/v1/status')), '/:tenant/status', 'a parameter-first route declared earlier still wins');
+  t.is(name(router.match('GET', '/v1/other')), '/*rest');
+  t.is(name(router.match('POST', '/v1/other')), '/v1/:thing');
+  t.is(name(router.match('GET', '/')), '/');
+  t.is(name(router.match('GET', '/elsewhere/x')), '/*rest');
+  t.is(name(router.match('GET', '')), '/*rest');
+  t.deepEqual(new Router<null>([route('POST', '/v1/:thing', ok('p')), get('/:a/:b', ok('g'))]).match('PUT', '/v1/x'), { kind: 'method-not-allowed', allowed: ['POST', 'GET'] });
 });

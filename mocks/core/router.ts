@@ -73,12 +73,30 @@ export type RouteMatch<C> =
   | { kind: 'not-found' };
 
 export class Router<C> {
-  constructor(readonly routes: readonly Route<C>[]) {}
+  /** Routes whose first segment is a parameter (or the rest): candidates for any path. */
+  private readonly anyFirst: readonly Route<C>[];
+  /** Per literal first segment, the routes that can match a path starting with it, in declared order. */
+  private readonly byFirst = new Map<string, readonly Route<C>[]>();
+
+  constructor(readonly routes: readonly Route<C>[]) {
+    // The first segment rules out most routes at once (a GitHub path starting `repos` is never
+    // one of the `user`, `orgs` or `search` routes); order within each list is declared order.
+    const firstLiteral = (r: Route<C>): string | null => {
+      const first = r.pattern.split('/')[1] ?? '';
+      return first.startsWith(':') || first.startsWith('*') ? null : first;
+    };
+    this.anyFirst = routes.filter((r) => firstLiteral(r) === null);
+    for (const r of routes) {
+      const first = firstLiteral(r);
+      if (first !== null && !this.byFirst.has(first)) this.byFirst.set(first, routes.filter((c) => [null, first].includes(firstLiteral(c))));
+    }
+  }
 
   match(method: string, path: string): RouteMatch<C> {
     const allowed: string[] = [];
     const parts = path.split('/').slice(1);
-    for (const candidate of this.routes) {
+    const candidates = parts.length === 0 ? this.anyFirst : this.byFirst.get(parts[0]!) ?? this.anyFirst;
+    for (const candidate of candidates) {
       const params = candidate.matchParts ? candidate.matchParts(parts) : candidate.match(path);
       if (!params) continue;
       if (candidate.method === method || (method === 'HEAD' && candidate.method === 'GET')) {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Level } from 'level';
 import { Packr } from 'msgpackr';
@@ -162,5 +162,31 @@ test('group commit: appends in one turn share a batch and all resolve after the 
   await journal.close();
   const reopened = await LevelJournal.open(join(dir, 'j'));
   t.is((await collect(reopened)).length, 500);
+  await reopened.close();
+});
+
+test('a journal that outgrew LevelDB\'s memtable is compacted when closed (an empty log, one sorted run); a small one lives in its log', async (t) => {
+  const sizes = (dir: string) => {
+    const files = readdirSync(dir);
+    return { log: files.filter((f) => f.endsWith('.log')).reduce((n, f) => n + statSync(join(dir, f)).size, 0), tables: files.filter((f) => f.endsWith('.ldb')).length };
+  };
+  const write = async (posts: number, bodyBytes: number) => {
+    const dir = join(tempDir(), 'journal');
+    const journal = await LevelJournal.create(dir, testHeader());
+    const world = counterWorld(journal);
+    for (let i = 0; i < posts; i++) await world.dispatch(post(`item ${i} ${'x'.repeat(bodyBytes)}`));
+    await journal.close();
+    return dir;
+  };
+  const small = sizes(await write(20, 100));
+  t.true(small.log > 0);
+  t.is(small.tables, 0);
+  const bigDir = await write(700, 8000);
+  const big = sizes(bigDir);
+  t.is(big.log, 0, 'every entry is in a table');
+  t.true(big.tables > 0);
+  const reopened = await LevelJournal.open(bigDir);
+  t.is((await collect(reopened)).length, 700);
+  t.is(reopened.end?.entries, 700);
   await reopened.close();
 });

@@ -28,6 +28,19 @@ export interface Journal {
 
 const packr = new Packr({ useRecords: false });
 
+/**
+ * LevelDB's memtable (classic-level's default `writeBufferSize`). A journal that outgrew it is
+ * compacted when its world closes it: otherwise its last memtable stays in the write-ahead log,
+ * and every reader's open recovers it into a table whose keys (the end marker, `meta:end`, sorts
+ * before the entries) overlap every other table; a reader's second pass over the entries (replay
+ * after its compatibility pre-pass) then charged enough reads to that table to start LevelDB's
+ * seek compaction, a rewrite of the whole journal on a background thread during every replay
+ * (docs/benchmarks.md, ninth pass). A journal within one memtable lives in the log alone.
+ */
+const WRITE_BUFFER_BYTES = 4 << 20;
+const KEY_LOWEST = '';
+const KEY_HIGHEST = '\uffff';
+
 /** Entries read from LevelDB per trip (and bytes at most), by `entries()`. */
 const READ_AHEAD_ENTRIES = 256;
 const READ_AHEAD_BYTES = 4 << 20;
@@ -131,11 +144,14 @@ export class MemoryJournal implements Journal {
 }
 
 type Db = Level<string, Uint8Array>;
+/** `level` is classic-level on Node, which compacts; its browser-wide types leave that out. */
+interface Compactable { compactRange(start: string, end: string): Promise<void> }
 
 export class LevelJournal implements Journal {
   private readonly commits: GroupCommit;
   /** What this process wrote (a journal it created), for the end marker. */
   private readonly written = { lastSeq: 0, entries: 0, mcpRecords: 0 };
+  private bytesWritten = 0;
   private closed = false;
 
   /**
@@ -190,12 +206,16 @@ export class LevelJournal implements Journal {
     this.written.entries += 1;
     this.written.lastSeq = Math.max(this.written.lastSeq, entry.seq);
     // Packed now, while the previous batch is being written (the same bytes as packing at write time).
-    return this.commits.append({ key: entryKey(entry.seq), value: packr.pack(entry) });
+    const value = packr.pack(entry);
+    this.bytesWritten += value.length;
+    return this.commits.append({ key: entryKey(entry.seq), value });
   }
 
   appendMcp(record: McpRecord): Promise<void> {
     this.written.mcpRecords += 1;
-    return this.commits.append({ key: mcpKey(record.n), value: packr.pack(record) });
+    const value = packr.pack(record);
+    this.bytesWritten += value.length;
+    return this.commits.append({ key: mcpKey(record.n), value });
   }
 
   async *mcpRecords(): AsyncIterable<McpRecord> {
@@ -267,7 +287,10 @@ export class LevelJournal implements Journal {
     if (this.closed) return;
     this.closed = true;
     await this.flush();
-    if (this.writing) await this.db.put(KEY_END, packr.pack(JournalEndSchema.parse(this.written)));
+    if (this.writing) {
+      await this.db.put(KEY_END, packr.pack(JournalEndSchema.parse(this.written)));
+      if (this.bytesWritten > WRITE_BUFFER_BYTES) await (this.db as Db & Compactable).compactRange(KEY_LOWEST, KEY_HIGHEST);
+    }
     await this.db.close();
   }
 }

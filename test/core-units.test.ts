@@ -12,6 +12,8 @@ test('logical clock: seq from 1, fixed tick from the epoch', (t) => {
   t.deepEqual(clock.next(), { seq: 2, nowMs: Date.parse('2025-01-01T00:00:02Z') });
   t.is(httpDate(Date.parse('2025-01-01T00:00:02Z')), 'Wed, 01 Jan 2025 00:00:02 GMT');
   t.is(isoSeconds(Date.parse('2025-01-01T00:00:02.500Z')), '2025-01-01T00:00:02Z');
+  t.is(isoSeconds(-62198755200000), '-000001-01-01T00:00:00Z', 'extended years keep their sign and six digits');
+  t.is(isoSeconds(253402300800999), '+010000-01-01T00:00:00Z');
   t.throws(() => new LogicalClock(Number.NaN));
   t.throws(() => new LogicalClock(0, 0));
 });

@@ -40,5 +40,6 @@ export function httpDate(ms: number): string {
 
 /** ISO 8601 without milliseconds, as GitHub and most JSON APIs write timestamps. */
 export function isoSeconds(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // toISOString always ends in `.sssZ` (extended years too): cut the milliseconds, keep the Z.
+  return new Date(ms).toISOString().slice(0, -5) + 'Z';
 }

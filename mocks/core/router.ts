@@ -81,14 +81,13 @@ export class Router<C> {
   constructor(readonly routes: readonly Route<C>[]) {
     // The first segment rules out most routes at once (a GitHub path starting `repos` is never
     // one of the `user`, `orgs` or `search` routes); order within each list is declared order.
-    const firstLiteral = (r: Route<C>): string | null => {
+    const firsts = routes.map((r) => {
       const first = r.pattern.split('/')[1] ?? '';
       return first.startsWith(':') || first.startsWith('*') ? null : first;
-    };
-    this.anyFirst = routes.filter((r) => firstLiteral(r) === null);
-    for (const r of routes) {
-      const first = firstLiteral(r);
-      if (first !== null && !this.byFirst.has(first)) this.byFirst.set(first, routes.filter((c) => [null, first].includes(firstLiteral(c))));
+    });
+    this.anyFirst = routes.filter((_, i) => firsts[i] === null);
+    for (const first of new Set(firsts)) {
+      if (first !== null) this.byFirst.set(first, routes.filter((_, i) => firsts[i] === null || firsts[i] === first));
     }
   }
 

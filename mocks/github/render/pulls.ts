@@ -5,7 +5,7 @@ import { baseSha, headSha, isOpen, mergeOutcome, pullCommits, pullFiles } from '
 import { WEB, nodeId, repoApi } from '../urls.js';
 import { authorAssociation, issue as renderIssue, reactions } from './issues.js';
 import { repository } from './repos.js';
-import { embeddedUser, ghost, userByLogin } from './users.js';
+import { GHOST, embeddedUser, userByLogin } from './users.js';
 
 /** Pull requests (`pull-request-simple` for lists, `pull-request` for one), reviews, review comments. */
 /**
@@ -24,7 +24,7 @@ function side(gh: Gh, pull: PullDoc, which: 'head' | 'base', rendered: RepoRende
     label: `${repo?.owner ?? 'ghost'}:${data.ref}`,
     ref: data.ref,
     sha: which === 'head' ? headSha(gh, pull) : baseSha(gh, pull),
-    user: embeddedUser(gh, owner ?? ghost()),
+    user: embeddedUser(gh, owner ?? GHOST),
     repo: repo ? renderedRepo(gh, repo, rendered) : null,
   };
 }

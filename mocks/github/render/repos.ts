@@ -1,7 +1,7 @@
 import { permission, atLeast, type Gh } from '../context.js';
 import { accountKey, forksOf, networkOf, openIssuesOf, type RepoDoc } from '../model.js';
 import { API, WEB, nodeId, repoApi } from '../urls.js';
-import { embeddedUser, ghost } from './users.js';
+import { GHOST, embeddedUser } from './users.js';
 
 /** GitHub's known licenses (a few); unknown keys render as `other`. */
 const LICENSES: Record<string, { name: string; spdx_id: string }> = {
@@ -26,7 +26,7 @@ function license(gh: Gh, key: string | null) {
 
 
 function ownerUser(gh: Gh, repo: RepoDoc) {
-  return embeddedUser(gh, gh.db.accounts.get(accountKey(repo.owner)) ?? ghost());
+  return embeddedUser(gh, gh.db.accounts.get(accountKey(repo.owner)) ?? GHOST);
 }
 
 function counts(gh: Gh, repo: RepoDoc) {

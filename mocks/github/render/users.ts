@@ -54,15 +54,12 @@ export function userByLogin(gh: Gh, login: string): EmbeddedUser {
   return embeddedUser(gh, gh.db.accounts.get(accountKey(login)) ?? GHOST);
 }
 
-const GHOST: AccountDoc = Object.freeze(ghost());
-
-export function ghost(): AccountDoc {
-  return {
-    id: 10137, login: 'ghost', type: 'User', name: 'Deleted user', email: null, company: null, blog: '',
-    location: null, bio: null, twitter_username: null, hireable: null, site_admin: false, followers: 0,
-    following: 0, created_at: '2013-01-01T00:00:00Z', updated_at: '2013-01-01T00:00:00Z',
-  };
-}
+/** GitHub's `ghost`, for accounts that no longer exist: one frozen document, so its embedded render is kept too. */
+export const GHOST: AccountDoc = Object.freeze({
+  id: 10137, login: 'ghost', type: 'User', name: 'Deleted user', email: null, company: null, blog: '',
+  location: null, bio: null, twitter_username: null, hireable: null, site_admin: false, followers: 0,
+  following: 0, created_at: '2013-01-01T00:00:00Z', updated_at: '2013-01-01T00:00:00Z',
+});
 
 function publicRepoCount(gh: Gh, account: AccountDoc): number {
   return gh.db.repos.filter((r) => r.owner.toLowerCase() === account.login.toLowerCase() && !r.private).length;

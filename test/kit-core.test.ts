@@ -1,6 +1,8 @@
 import test from 'ava';
 import { z } from 'zod';
-import { jsonResponse, type HeaderList } from '../mocks/core/http.js';
+import { ServiceRequest, jsonResponse, type HeaderList } from '../mocks/core/http.js';
+import { SeededIds } from '../mocks/core/ids.js';
+import { DocumentStore } from '../mocks/core/store.js';
 import { MemoryJournal } from '../mocks/core/journal.js';
 import type { JournalHeader } from '../mocks/core/journal-format.js';
 import { World } from '../mocks/core/world.js';
@@ -159,4 +161,49 @@ test('body decoders: nested forms, appends, multipart, GraphQL, text', (t) => {
   t.deepEqual(graphql, { kind: 'graphql', value: { query: '{ viewer { id } }', variables: { a: 1 }, operationName: null } });
   t.deepEqual(decodeBody([['Content-Type', 'text/plain']], enc('hi')), { kind: 'text', value: 'hi' });
   t.throws(() => decodeBody([['Content-Type', 'multipart/form-data']], enc('x')), { name: 'BodyParseError' });
+});
+
+test('a lazy call reads each input once, on first use; a failed read fails again; a second definition handed the same request matches it afresh', (t) => {
+  let decodes = 0;
+  const seen: string[] = [];
+  const lazyService = (id: string) => defineService<Record<string, never>, null>({
+    id, version: '1', dataset: z.object({}), load: () => undefined, context: () => null,
+    decode: (req) => {
+      decodes += 1;
+      return decodeBody(req.headers, req.body, { graphql: false });
+    },
+    operations: [
+      operation(`${id}.echo`, rest('POST', '/echo/:n'), (call) => {
+        // Destructuring and repeated reads see one decoded value (getters on the prototype).
+        const { params, body } = call;
+        t.is(call.body, body);
+        t.is(call.decoded.kind, 'json');
+        seen.push(`${id} ${params.n} ${JSON.stringify(call.query)}`);
+        return jsonResponse(200, { n: params.n, body });
+      }, { lazy: true, input: { path: z.object({ n: z.coerce.number() }), body: z.object({ text: z.string() }) } }),
+      operation(`${id}.broken`, rest('POST', '/broken'), (call) => {
+        const first = t.throws(() => call.body);
+        const second = t.throws(() => call.body);
+        t.is(first?.constructor, second?.constructor, 'a body that failed to parse fails on every read');
+        throw first;
+      }, { lazy: true }),
+    ],
+    errors: (error) => jsonResponse(error.status, { code: error.code }),
+    refusal: (reason) => new ServiceError(reason === 'malformed_body' ? 400 : 404, reason, reason),
+  });
+  const a = lazyService('a');
+  const b = lazyService('b');
+  const ctx = { service: 'a', store: new DocumentStore(), ids: new SeededIds(7, 'a'), epochMs: 0, seq: 1, nowMs: 0 };
+  const req = new ServiceRequest('POST', '/echo/7?x=1', [['Content-Type', 'application/json']], enc('{"text":"hi"}'));
+  t.deepEqual(a.operation!(req), { name: 'a.echo', via: 'handler' });
+  const answer = a.handle(req, ctx);
+  t.deepEqual(JSON.parse(new TextDecoder().decode(answer.body)), { n: 7, body: { text: 'hi' } });
+  t.is(decodes, 1, 'naming and handling share one match; the body is decoded once');
+  t.deepEqual(b.operation!(req), { name: 'b.echo', via: 'handler' }, 'another definition does not take the first one\'s match');
+  b.handle(req, ctx);
+  t.is(decodes, 2);
+  t.deepEqual(seen, ['a 7 {"x":"1"}', 'b 7 {"x":"1"}']);
+  const broken = a.handle(new ServiceRequest('POST', '/broken', [['Content-Type', 'application/json']], enc('{"text":')), ctx);
+  t.is(broken.status, 400);
+  t.deepEqual(JSON.parse(new TextDecoder().decode(broken.body)), { code: 'malformed_body' });
 });

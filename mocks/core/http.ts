@@ -17,6 +17,14 @@ export class BodyParseError extends Error {
 export class ServiceRequest {
   readonly path: string;
   readonly query: URLSearchParams;
+  /**
+   * What the layer serving this request keeps for it while it is served (the kit: its route
+   * match and decoded body, so naming the request and handling it match once). A field rather
+   * than a WeakMap keyed by the request: V8's young-generation GC holds a WeakMap's values
+   * strongly, and a value that refers back to its request (a route match does) kept every
+   * request alive until the next full GC (docs/benchmarks.md, tenth pass).
+   */
+  servingState: unknown = undefined;
 
   constructor(
     readonly method: string,

@@ -240,21 +240,7 @@ export class World {
   /** Every addon's `request` hook, in order; what they decided. */
   private runAddons(runtime: ServiceRuntime, request: WorldRequest, tick: { seq: number; nowMs: number }, operation: OperationRef | null): PlannedFault | null {
     if (this.addons.length === 0) return null;
-    const q = request.target.indexOf('?');
-    const path = q === -1 ? request.target : request.target.slice(0, q);
-    const routes = runtime.definition.routes;
-    let route: string | undefined;
-    const exchange: Exchange = {
-      seq: tick.seq, nowMs: tick.nowMs, seed: this.config.seed, service: runtime.hosted.id, request, path,
-      get route() {
-        const method = request.method === 'HEAD' ? 'GET' : request.method;
-        // The REST route's pattern; else the operation's name (GraphQL fields and AWS actions
-        // share one path); else the path itself.
-        return route ??= `${request.method} ${routes?.find((r) => r.method === method && r.match(path) !== null)?.pattern ?? operation?.name ?? path}`;
-      },
-      operation,
-      fault: null,
-    };
+    const exchange = new WorldExchange(tick.seq, tick.nowMs, this.config.seed, runtime.hosted.id, request, operation, runtime.definition.routes);
     for (const addon of this.addons) {
       try {
         addon.request?.(exchange);
@@ -427,4 +413,31 @@ function misdirected(host: string): ServiceResponse {
     headers: [['Content-Type', 'application/json; charset=utf-8']],
     body: bytes(JSON.stringify({ message: `toolbench: no service in the catalog answers for host ${host}` })),
   };
+}
+
+/**
+ * What addons see of one request. A class with the route on its prototype, worked out on first
+ * read: an object literal with a getter closure got a hidden class of its own per request
+ * (docs/benchmarks.md, tenth pass).
+ */
+class WorldExchange implements Exchange {
+  readonly path: string;
+  fault: PlannedFault | null = null;
+  #route: string | undefined;
+
+  constructor(readonly seq: number, readonly nowMs: number, readonly seed: number, readonly service: string,
+    readonly request: WorldRequest, readonly operation: OperationRef | null, private readonly routes: ServiceDefinition['routes']) {
+    const q = request.target.indexOf('?');
+    this.path = q === -1 ? request.target : request.target.slice(0, q);
+  }
+
+  /** The REST route's pattern; else the operation's name (GraphQL fields and AWS actions share one path); else the path itself. */
+  get route(): string {
+    if (this.#route === undefined) {
+      const { request, path } = this;
+      const method = request.method === 'HEAD' ? 'GET' : request.method;
+      this.#route = `${request.method} ${this.routes?.find((r) => r.method === method && r.match(path) !== null)?.pattern ?? this.operation?.name ?? path}`;
+    }
+    return this.#route;
+  }
 }

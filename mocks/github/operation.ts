@@ -69,21 +69,26 @@ export function op<P extends string, Q = Record<string, string | string[]>, B = 
  * maps the alias to an operation by its shape alone, `/repos/-/-/…`, remembering the request it
  * came from; the handler then finds the repository by ID and sees the request it always saw.
  */
-const aliases = new WeakMap<ServiceRequest, ServiceRequest>();
+class AliasedRequest extends ServiceRequest {
+  // The request it came from, on the shaped one itself: a WeakMap from the shaped request to
+  // the original (whose kit state refers back to the shaped one) kept both alive until V8's
+  // next full GC.
+  constructor(method: string, target: string, headers: ServiceRequest['headers'], body: Uint8Array, readonly original: ServiceRequest) {
+    super(method, target, headers, body);
+  }
+}
 const REPOSITORY_ID = /^\/repositories\/(\d+)(\/.*)?$/;
 
 export function rewriteRepositoryAlias(req: ServiceRequest): ServiceRequest {
   const match = REPOSITORY_ID.exec(req.path);
   if (!match) return req;
   const query = req.target.slice(req.path.length);
-  const shaped = new ServiceRequest(req.method, `/repos/-/-${match[2] ?? ''}${query}`, req.headers, req.body);
-  aliases.set(shaped, req);
-  return shaped;
+  return new AliasedRequest(req.method, `/repos/-/-${match[2] ?? ''}${query}`, req.headers, req.body, req);
 }
 
 function unaliased<P, Q, B>(call: Call<P, Q, B>, gh: Gh): { req: ServiceRequest; params: P } {
-  const original = aliases.get(call.req);
-  if (!original) return { req: call.req, params: call.params };
+  if (!(call.req instanceof AliasedRequest)) return { req: call.req, params: call.params };
+  const original = call.req.original;
   const match = REPOSITORY_ID.exec(original.path)!;
   const repo = gh.db.repos.find((r) => r.id === Number(match[1]));
   // An unknown ID was never rewritten: no route took it, GitHub's generic 404.

@@ -83,24 +83,22 @@ export function defineService<D, C>(spec: KitServiceSpec<D, C>): ServiceDefiniti
   const index = new OperationIndex(spec.operations);
   // Computed on first ask (scenario validate): the spec fallback's names build its spec.
   let names: readonly string[] | null | undefined;
-  // The world names the operation, then handles the same ServiceRequest: match once.
-  const resolved = new WeakMap<ServiceRequest, Resolution<C>>();
-  const decodedOf = new WeakMap<ServiceRequest, DecodedBody>();
+  // The world names the operation, then handles the same ServiceRequest: match once. Kept on
+  // the request (`servingState`), tagged with this definition, which alone reads it.
+  const stateOf = (req: ServiceRequest): KitRequestState<C> => {
+    const kept = req.servingState as KitRequestState<C> | undefined;
+    if (kept?.owner === index) return kept;
+    const state: KitRequestState<C> = { owner: index, resolution: undefined, decoded: undefined };
+    req.servingState = state;
+    return state;
+  };
   const resolve = (req: ServiceRequest): Resolution<C> => {
-    let found = resolved.get(req);
-    if (!found) {
-      found = index.resolve(spec.rewrite ? spec.rewrite(req) : req);
-      resolved.set(req, found);
-    }
-    return found;
+    const state = stateOf(req);
+    return (state.resolution ??= index.resolve(spec.rewrite ? spec.rewrite(req) : req));
   };
   const decode = (req: ServiceRequest, graphql: boolean): DecodedBody => {
-    let decoded = decodedOf.get(req);
-    if (!decoded) {
-      decoded = spec.decode ? spec.decode(req, { graphql }) : decodeBody(req.headers, req.body, { graphql });
-      decodedOf.set(req, decoded);
-    }
-    return decoded;
+    const state = stateOf(req);
+    return (state.decoded ??= spec.decode ? spec.decode(req, { graphql }) : decodeBody(req.headers, req.body, { graphql }));
   };
   const nameOf = (req: ServiceRequest, resolution: Resolution<C>): OperationRef | null => {
     if (resolution.kind === 'found') {
@@ -159,33 +157,33 @@ export function defineService<D, C>(spec: KitServiceSpec<D, C>): ServiceDefiniti
     ...(spec.views ? { views: spec.views.bind(spec) } : {}),
   };
 
-  function runOperation(resolution: Extract<Resolution<C>, { kind: 'found' }>, context: C, name: string): ServiceResponse {
-    const { operation, req } = resolution;
-    const input = operation.input;
-    const decoded = memo(() => {
+  const inputs: CallInputs = {
+    decoded(req, operation, name) {
       try {
         return decode(req, operation.matcher.kind === 'graphql');
       } catch (error) {
         if (error instanceof BodyParseError) throw spec.refusal('malformed_body', { message: error.message, operation: name });
         throw error;
       }
-    });
-    const query = memo(() => (input?.query ? parse(input.query, queryObject(req), 'query', name) : queryObject(req)));
+    },
+    query: (req, operation, name) => (operation.input?.query ? parse(operation.input.query, queryObject(req), 'query', name) : queryObject(req)),
     // An empty body is no parameters; a JSON `null` is a body, and the schema decides.
-    const body = memo(() => (input?.body ? parse(input.body, decoded().kind === 'empty' ? {} : decoded().value, 'body', name) : decoded().value));
+    body: (call, operation, name) => (operation.input?.body
+      ? parse(operation.input.body, call.decoded.kind === 'empty' ? {} : call.decoded.value, 'body', name)
+      : call.decoded.value),
+  };
+
+  function runOperation(resolution: Extract<Resolution<C>, { kind: 'found' }>, context: C, name: string): ServiceResponse {
+    const { operation, req } = resolution;
+    const input = operation.input;
+    const call = new KitCall(req, name, resolution.params, operation as Operation<unknown>, inputs);
     // Eager operations decode and validate before the handler; lazy ones when the handler reads.
-    if (!operation.lazy) decoded();
-    const params = input?.path ? parse(input.path, resolution.params, 'path', name) : resolution.params;
+    if (!operation.lazy) void call.decoded;
+    if (input?.path) call.params = parse(input.path, resolution.params, 'path', name);
     if (!operation.lazy) {
-      query();
-      body();
+      void call.query;
+      void call.body;
     }
-    const call: Call = {
-      req, operation: name, params,
-      get query() { return query(); },
-      get body() { return body(); },
-      get decoded() { return decoded(); },
-    };
     return operation.handle(call, context);
   }
 
@@ -218,17 +216,52 @@ export function queryObject(req: ServiceRequest): Record<string, string | string
   return out;
 }
 
-/** `compute` run at most once, on the first call (a throw is thrown again on the next call). */
-function memo<T>(compute: () => T): () => T {
-  let done = false;
-  let value: T;
-  return () => {
-    if (!done) {
-      value = compute();
-      done = true;
-    }
-    return value;
-  };
+/** What a kit definition keeps on a request it serves (`ServiceRequest.servingState`). */
+interface KitRequestState<C> {
+  /** The definition's operation index: another definition handed the same request starts afresh. */
+  owner: OperationIndex<C>;
+  resolution: Resolution<C> | undefined;
+  decoded: DecodedBody | undefined;
+}
+
+/** How a call reads its inputs: the definition's decoding and validation, shared by its calls. */
+interface CallInputs {
+  decoded(req: ServiceRequest, operation: Operation<unknown>, name: string): DecodedBody;
+  query(req: ServiceRequest, operation: Operation<unknown>, name: string): unknown;
+  body(call: KitCall, operation: Operation<unknown>, name: string): unknown;
+}
+
+const UNREAD: unique symbol = Symbol('unread');
+
+/**
+ * A handler's call: each input is read on first use and kept (a read that throws throws again
+ * on the next). A class, with its getters on the prototype: an object literal with getter
+ * closures got a hidden class of its own per request, kept in old space and holding the
+ * request's closures, which promoted every call's objects and set off full GCs (docs/benchmarks.md,
+ * tenth pass).
+ */
+class KitCall implements Call {
+  #decoded: DecodedBody | typeof UNREAD = UNREAD;
+  #query: unknown = UNREAD;
+  #body: unknown = UNREAD;
+
+  constructor(readonly req: ServiceRequest, readonly operation: string, public params: Record<string, string>,
+    private readonly op: Operation<unknown>, private readonly inputs: CallInputs) {}
+
+  get decoded(): DecodedBody {
+    if (this.#decoded === UNREAD) this.#decoded = this.inputs.decoded(this.req, this.op, this.operation);
+    return this.#decoded;
+  }
+
+  get query(): any {
+    if (this.#query === UNREAD) this.#query = this.inputs.query(this.req, this.op, this.operation);
+    return this.#query;
+  }
+
+  get body(): any {
+    if (this.#body === UNREAD) this.#body = this.inputs.body(this, this.op, this.operation);
+    return this.#body;
+  }
 }
 
 function once(next: () => ServiceResponse): () => ServiceResponse {

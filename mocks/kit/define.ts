@@ -235,13 +235,13 @@ const UNREAD: unique symbol = Symbol('unread');
 
 /**
  * A handler's call: each input is read on first use and kept (a read that throws throws again
- * on the next). A class, with its getters on the prototype: an object literal with getter
+ * on the next); the decoded body is kept on the request, which naming the request may have
+ * decoded already. A class, with its getters on the prototype: an object literal with getter
  * closures got a hidden class of its own per request, kept in old space and holding the
  * request's closures, which promoted every call's objects and set off full GCs (docs/benchmarks.md,
  * tenth pass).
  */
 class KitCall implements Call {
-  #decoded: DecodedBody | typeof UNREAD = UNREAD;
   #query: unknown = UNREAD;
   #body: unknown = UNREAD;
 
@@ -249,8 +249,7 @@ class KitCall implements Call {
     private readonly op: Operation<unknown>, private readonly inputs: CallInputs) {}
 
   get decoded(): DecodedBody {
-    if (this.#decoded === UNREAD) this.#decoded = this.inputs.decoded(this.req, this.op, this.operation);
-    return this.#decoded;
+    return this.inputs.decoded(this.req, this.op, this.operation);
   }
 
   get query(): any {

@@ -24,7 +24,6 @@ function license(gh: Gh, key: string | null) {
   };
 }
 
-
 function ownerUser(gh: Gh, repo: RepoDoc) {
   return embeddedUser(gh, gh.db.accounts.get(accountKey(repo.owner)) ?? GHOST);
 }

@@ -4,11 +4,14 @@
  * `--runs` times each, and prints the best and median rates. Reported, never asserted.
  *
  * With `--jobs-journals K`, also verifies K copies of the journal with `--jobs 1` (in process)
- * and `--jobs 2` (two verifier processes), for the scaling of `replay --verify DIR… --jobs N`.
+ * and `--jobs 2` (this process and a verifier child), for the scaling of `replay --verify DIR…
+ * --jobs N`; then, when dist/ is built, the same with `toolbench replay` itself, a fresh process
+ * for each (the figure users get: every lane pays its own start and JIT warm-up).
  *
  *   node --import tsx bench/replay.ts [--requests 2000] [--clients 8] [--runs 3] [--jobs-journals K] [--json]
  */
-import { cpSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { JournalEntry } from '../mocks/core/journal-format.js';
@@ -52,7 +55,7 @@ for (const via of ['process', 'http'] as const) {
 
 // replay --verify DIR… --jobs N: the same journal K times (as CI verifies a suite), 1 then 2 jobs.
 const jobsJournals = Number(values['jobs-journals']);
-let jobs: { journals: number; entries: number; jobs1Ms: number; jobs2Ms: number } | null = null;
+let jobs: { journals: number; entries: number; jobs1Ms: number; jobs2Ms: number; cliJobs1Ms: number | null; cliJobs2Ms: number | null } | null = null;
 if (jobsJournals > 0) {
   const dirs = Array.from({ length: jobsJournals }, (_, i) => {
     const dir = join(dirname(trial.journalDir), `copy-${i}`);
@@ -67,7 +70,23 @@ if (jobsJournals > 0) {
   };
   const jobs1Ms = await timed(1);
   const jobs2Ms = await timed(2);
-  jobs = { journals: jobsJournals, entries: trial.requests * jobsJournals, jobs1Ms, jobs2Ms };
+  // The command as users run it: a fresh `toolbench replay` from dist/ for each figure, so every
+  // lane starts cold (imports, JIT) where the in-process --jobs 1 above runs warm.
+  const built = existsSync(join(process.cwd(), 'dist/bin/main.js'));
+  const cliJobs1Ms = built ? await timedCli(dirs, 1) : null;
+  const cliJobs2Ms = built ? await timedCli(dirs, 2) : null;
+  jobs = { journals: jobsJournals, entries: trial.requests * jobsJournals, jobs1Ms, jobs2Ms, cliJobs1Ms, cliJobs2Ms };
+}
+
+/** ms from spawning `toolbench replay --verify DIR… --jobs N` to its exit (0: every journal identical). */
+function timedCli(dirs: readonly string[], n: number): Promise<number> {
+  const start = performance.now();
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['bin/toolbench.js', 'replay', '--verify', '--jobs', String(n), ...dirs], { maxBuffer: 16 << 20 }, (error, _stdout, stderr) => {
+      if (error) reject(new Error(`toolbench replay --verify --jobs ${n} failed: ${stderr.trim() || error.message}`));
+      else resolve(performance.now() - start);
+    });
+  });
 }
 
 // Would content-addressed bodies pay on this mixed workload (bench/content-addressed.ts)?
@@ -86,5 +105,6 @@ if (values.json) {
   for (const [via, r] of Object.entries(results)) {
     process.stdout.write(`replay --via ${via.padEnd(7)} ${r.entries} entries: best ${r.best} requests/s, median ${r.median} (${runs} runs)\n`);
   }
-  if (jobs) process.stdout.write(`replay --verify of ${jobs.journals} journals: --jobs 1 ${Math.round(jobs.jobs1Ms)} ms, --jobs 2 ${Math.round(jobs.jobs2Ms)} ms (${(jobs.jobs1Ms / jobs.jobs2Ms).toFixed(2)}×)\n`);
+  if (jobs) process.stdout.write(`replay --verify of ${jobs.journals} journals in process: --jobs 1 ${Math.round(jobs.jobs1Ms)} ms, --jobs 2 ${Math.round(jobs.jobs2Ms)} ms (${(jobs.jobs1Ms / jobs.jobs2Ms).toFixed(2)}×)\n`);
+  if (jobs?.cliJobs1Ms && jobs.cliJobs2Ms) process.stdout.write(`toolbench replay --verify (dist/) of ${jobs.journals} journals: --jobs 1 ${Math.round(jobs.cliJobs1Ms)} ms, --jobs 2 ${Math.round(jobs.cliJobs2Ms)} ms (${(jobs.cliJobs1Ms / jobs.cliJobs2Ms).toFixed(2)}×)\n`);
 }

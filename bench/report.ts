@@ -53,9 +53,12 @@ export interface ContentAddressedEstimate {
 export interface ReplayJobsRun {
   journals: number;
   entries: number;
-  /** Wall time to verify every journal with --jobs 1 and --jobs 2, ms. */
+  /** Wall time to verify every journal with --jobs 1 and --jobs 2 (verifyMany in the bench's warm process), ms. */
   jobs1Ms: number;
   jobs2Ms: number;
+  /** The same with `toolbench replay --verify` from dist/, spawn to exit (null: dist/ not built). */
+  cliJobs1Ms?: number | null;
+  cliJobs2Ms?: number | null;
 }
 
 export interface ReplayRun {
@@ -106,10 +109,24 @@ export interface Summary {
     appendRssGrowthMiB: number; valueBytesPerEntry: number; keyBytesPerEntry: number; contentAddressed: ContentAddressedEstimate | null;
   };
   replay: { entries: number; processPerSecond: number; httpPerSecond: number };
-  replayJobs: { journals: number; entries: number; jobs1Ms: number; jobs2Ms: number; scaling: number | null };
+  replayJobs: {
+    journals: number; entries: number; jobs1Ms: number; jobs2Ms: number; scaling: number | null;
+    cliJobs1Ms: number | null; cliJobs2Ms: number | null; cliScaling: number | null;
+  };
   coldStartMs: { total: number; boot: number; import: number; start: number; services: number; cli: number | null; help: number | null };
   toolmeterSeconds: number;
   targets: Target[];
+}
+
+/** The CLI's --jobs figures, from the rounds that measured them (dist/ built). */
+function cliJobs(runs: readonly ReplayJobsRun[]): { cliJobs1Ms: number | null; cliJobs2Ms: number | null; cliScaling: number | null } {
+  const measured = runs.filter((r) => typeof r.cliJobs1Ms === 'number' && typeof r.cliJobs2Ms === 'number');
+  if (measured.length === 0) return { cliJobs1Ms: null, cliJobs2Ms: null, cliScaling: null };
+  return {
+    cliJobs1Ms: median(measured.map((r) => r.cliJobs1Ms!)),
+    cliJobs2Ms: median(measured.map((r) => r.cliJobs2Ms!)),
+    cliScaling: finite(median(measured.map((r) => r.cliJobs1Ms! / r.cliJobs2Ms!))),
+  };
 }
 
 export function median(values: readonly number[]): number {
@@ -177,6 +194,7 @@ export function summarize(report: BenchReport): Summary {
     jobs1Ms: median(report.replayJobs.map((r) => r.jobs1Ms)),
     jobs2Ms: median(report.replayJobs.map((r) => r.jobs2Ms)),
     scaling: finite(median(report.replayJobs.map((r) => r.jobs1Ms / r.jobs2Ms))),
+    ...cliJobs(report.replayJobs),
   };
   const replay = {
     entries: report.replay.replay.process.entries,
@@ -211,7 +229,8 @@ export function summarize(report: BenchReport): Summary {
     targets.push({ figure: `p50 added by the proxy (b − a) ${p.method} ×8, ms`, target: '< 1', value: p.value, met: p.value === null ? null : p.value < 1 });
   }
   atLeast('replay --verify in process, requests/s', '≥ 10,000', replay.processPerSecond, 10_000);
-  atLeast('replay --verify --jobs 2 ÷ --jobs 1 (journals/s)', '≥ 1.7', replayJobs.scaling, 1.7);
+  atLeast('replay --verify --jobs 2 ÷ --jobs 1 (journals/s), lanes in the warm bench process', '≥ 1.7', replayJobs.scaling, 1.7);
+  atLeast('toolbench replay --verify (dist/) --jobs 2 ÷ --jobs 1 (journals/s), fresh processes', '≥ 1.7', replayJobs.cliScaling, 1.7);
   atLeast('journal append ÷ LevelDB alone', '≥ 1.0', journal.appendPerSecond / journal.levelDbPerSecond, 1.0);
   atMost('journal alone: RSS growth over its appends, MiB', '≤ 20 (flat)', journal.appendRssGrowthMiB, 20);
   atMost('toolbench world (dist/) spawn to ready, ms', '≤ 400', coldStartMs.cli, 400);
@@ -275,8 +294,10 @@ export function formatReport(report: BenchReport, summary: Summary = summarize(r
     ...(report.replay.contentAddressed ? contentAddressedRows(report.replay.contentAddressed, 'mixed Octokit journal') : []),
     [`replay --verify in process, requests/s (${int(summary.replay.entries)} entries)`, int(summary.replay.processPerSecond)],
     [`replay --verify --via http, requests/s (${int(summary.replay.entries)} entries)`, int(summary.replay.httpPerSecond)],
-    [`replay --verify --jobs 1 → --jobs 2, ${summary.replayJobs.journals} journals of ${int(summary.replayJobs.entries / Math.max(1, summary.replayJobs.journals))} entries, ms (scaling)`,
+    [`replay --verify --jobs 1 → --jobs 2 in the bench's process, ${summary.replayJobs.journals} journals of ${int(summary.replayJobs.entries / Math.max(1, summary.replayJobs.journals))} entries, ms (scaling)`,
       `${int(summary.replayJobs.jobs1Ms)} → ${int(summary.replayJobs.jobs2Ms)} (${fixed(summary.replayJobs.scaling)}×)`],
+    ['toolbench replay --verify (dist/) --jobs 1 → --jobs 2, the same journals, spawn to exit, ms (scaling)', summary.replayJobs.cliScaling === null
+      ? 'n/a (dist/ not built)' : `${int(summary.replayJobs.cliJobs1Ms)} → ${int(summary.replayJobs.cliJobs2Ms)} (${fixed(summary.replayJobs.cliScaling)}×)`],
     [`world cold start to ready through tsx, ms (${summary.coldStartMs.services} service(s); node+tsx boot ${int(summary.coldStartMs.boot)}, import ${int(summary.coldStartMs.import)}, start ${int(summary.coldStartMs.start)})`, int(summary.coldStartMs.total)],
     ['toolbench world (dist/) spawn to ready line, ms', summary.coldStartMs.cli === null ? 'n/a (dist/ not built)' : int(summary.coldStartMs.cli)],
     ['toolbench --help (dist/) spawn to exit, ms', summary.coldStartMs.help === null ? 'n/a (dist/ not built)' : int(summary.coldStartMs.help)],

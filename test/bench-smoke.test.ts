@@ -1,5 +1,6 @@
 import test from 'ava';
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { BenchReport, Summary } from '../bench/report.js';
 
@@ -45,6 +46,8 @@ test('npm run bench -- --quick --json --only internal reports every figure', asy
   t.true(summary.journal.rssBeforeMiB > 0 && summary.journal.rssAfterMiB > 0);
   t.true(summary.replay.entries > 0 && summary.replay.processPerSecond > 0 && summary.replay.httpPerSecond > 0);
   t.true(summary.replayJobs.journals > 0 && summary.replayJobs.scaling! > 0);
+  // `toolbench replay --jobs` itself is timed when dist/ is built (npm test runs from it).
+  if (existsSync('dist/bin/main.js')) t.true(summary.replayJobs.cliJobs1Ms! > 0 && summary.replayJobs.cliJobs2Ms! > 0 && summary.replayJobs.cliScaling! > 0);
   t.true(summary.journal.valueBytesPerEntry > 0 && summary.journal.keyBytesPerEntry > 0);
   t.true(summary.journal.contentAddressed!.contentAddressedBytes > 0);
   t.is(typeof summary.journal.appendRssGrowthMiB, 'number');

@@ -194,12 +194,15 @@ export function parseSeqRange(text: string): SeqRange {
 }
 
 /**
- * The highest sequence number in the journal (0 when empty), found by probing ranges rather
- * than reading every entry: about 2·log2(n) single-entry reads.
+ * The highest sequence number in the journal (0 when empty): the end marker's, when the world
+ * closed the journal (the reads after it check that the entries agree); otherwise found by
+ * probing ranges rather than reading every entry, about 2·log2(n) reads of one entry's head
+ * (each a trip to LevelDB for a chunk: 50–170 ms on a 10,000-entry journal).
  */
 export async function lastSeq(journal: JournalSource): Promise<number> {
+  if (journal.end) return journal.end.lastSeq;
   const firstFrom = async (from: number): Promise<number | undefined> => {
-    for await (const entry of journal.entries({ from })) return entry.seq;
+    for await (const head of journal.heads({ from })) return head.seq;
     return undefined;
   };
   let last = await firstFrom(1);

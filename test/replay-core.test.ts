@@ -5,7 +5,7 @@ import { freshWorld } from '../replay/rebuild.js';
 import { replayJournal } from '../replay/run.js';
 import { fromJournal, lastSeq, openJournal, parseSeqRange } from '../replay/source.js';
 import { tempDir, testHeader } from './helpers/journal.js';
-import { copyJournal, counterServices, deleteEntry, counterWorld, listItems, postItem, rewriteEntry, rewriteHeader, swapEntries } from './helpers/replay.js';
+import { copyJournal, counterServices, deleteEndMarker, deleteEntry, counterWorld, listItems, postItem, rewriteEntry, rewriteHeader, swapEntries } from './helpers/replay.js';
 
 /** Records a small mixed journal: writes, reads, a 404, a handler failure, a reset, binary bodies. */
 async function recordCounter(): Promise<string> {
@@ -79,10 +79,19 @@ test('two swapped entries: the first divergence is at the earlier position', asy
   t.true(outcome.divergentSeqs.includes(5));
 });
 
-test('lastSeq probes the end of a journal without reading it all', async (t) => {
-  const journal = await openJournal(await recordCounter());
+test('lastSeq: the end marker\'s, or probed from the entries without reading them all', async (t) => {
+  const dir = await recordCounter();
+  const journal = await openJournal(dir);
+  t.is(journal.end?.lastSeq, 13);
   t.is(await lastSeq(journal), 13);
   await journal.close();
+  // A killed world's journal has no end marker: its entries say where it ends.
+  const unclosed = copyJournal(dir);
+  await deleteEndMarker(unclosed);
+  const killed = await openJournal(unclosed);
+  t.is(killed.end, null);
+  t.is(await lastSeq(killed), 13);
+  await killed.close();
   const memory = new MemoryJournal(testHeader());
   t.is(await lastSeq(fromJournal(memory, 'memory')), 0);
   const world = counterWorld(memory);

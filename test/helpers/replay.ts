@@ -2,7 +2,7 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { Level } from 'level';
 import { Packr } from 'msgpackr';
-import { KEY_HEADER, entryKey, type JournalEntry, type JournalHeader } from '../../mocks/core/journal-format.js';
+import { KEY_END, KEY_HEADER, entryKey, type JournalEntry, type JournalHeader } from '../../mocks/core/journal-format.js';
 import type { Journal } from '../../mocks/core/journal.js';
 import { World, type HostedService, type WorldRequest } from '../../mocks/core/world.js';
 import { counterService } from './counter-service.js';
@@ -94,4 +94,9 @@ export async function putRaw(dir: string, key: string, value: Uint8Array): Promi
 
 export async function deleteEntry(dir: string, seq: number): Promise<void> {
   await withDb(dir, (db) => db.del(entryKey(seq)));
+}
+
+/** Removes the end marker, as a world that was killed leaves its journal. */
+export async function deleteEndMarker(dir: string): Promise<void> {
+  await withDb(dir, (db) => db.del(KEY_END));
 }

@@ -2,6 +2,7 @@ import type { LoadedCatalog } from '../catalog/load.js';
 import { HostTable } from '../mocks/core/hosts.js';
 import { ToolbenchError, type ToolbenchErrorCode } from '../mocks/core/errors.js';
 import type { JournalHeader } from '../mocks/core/journal-format.js';
+import type { EntryHead } from '../mocks/core/journal-head.js';
 import type { ScenarioManifest } from '../scenarios/manifest.js';
 import type { JournalSource } from './source.js';
 
@@ -43,9 +44,23 @@ export interface CurrentSetup {
   baselines: Readonly<Record<string, string>>;
 }
 
+/** Every check, after a pass over the entries' heads when one needs them (`rebuildWorld`'s way). */
 export async function checkCompatibility(journal: JournalSource, now: CurrentSetup): Promise<CompatCheck[]> {
-  const header = journal.header;
-  const used = header.mocks || header.baselines || now.catalog.hash !== header.catalogHash ? await journalUse(journal) : { touched: new Set<string>(), hosts: new Map() };
+  const use = new JournalUse();
+  if (needsUse(journal.header, now)) for await (const head of journal.heads()) use.note(head);
+  return compatibilityChecks(journal.header, now, use);
+}
+
+/**
+ * Whether the checks depend on the entries (the services touched, each host's first use), or
+ * only on the header: a journal of format 1 with an unchanged catalog needs no pass over them.
+ */
+export function needsUse(header: JournalHeader, now: CurrentSetup): boolean {
+  return Boolean(header.mocks || header.baselines || now.catalog.hash !== header.catalogHash);
+}
+
+/** Every check, in the order reported, from the header and what the entries used. */
+export function compatibilityChecks(header: JournalHeader, now: CurrentSetup, used: JournalUse): CompatCheck[] {
   return [
     scenarioCheck(header, now),
     datasetCheck(header, now),
@@ -58,15 +73,20 @@ export async function checkCompatibility(journal: JournalSource, now: CurrentSet
   ];
 }
 
-/** What the compatibility checks need of the entries, read in one pass: the services touched, and each host's first use. */
-async function journalUse(journal: JournalSource): Promise<{ touched: Set<string>; hosts: Map<string, { seq: number; was: string | null }> }> {
-  const touched = new Set<string>();
-  const hosts = new Map<string, { seq: number; was: string | null }>();
-  for await (const entry of journal.heads()) {
-    if (entry.service !== null) touched.add(entry.service);
-    if (entry.kind !== 'reset' && !hosts.has(entry.host)) hosts.set(entry.host, { seq: entry.seq, was: entry.kind === 'noise' ? NOISE : entry.service });
+/** The checks that read the header alone, which can refuse a journal before any entry is read. */
+export function headerChecks(header: JournalHeader, now: CurrentSetup): CompatCheck[] {
+  return [scenarioCheck(header, now), datasetCheck(header, now), ...(header.mocks ? [] : [versionCheck(header.toolbench, now.toolbench)])];
+}
+
+/** What the compatibility checks need of the entries, noted one head at a time: the services touched, and each host's first use. */
+export class JournalUse {
+  readonly touched = new Set<string>();
+  readonly hosts = new Map<string, { seq: number; was: string | null }>();
+
+  note(entry: EntryHead): void {
+    if (entry.service !== null) this.touched.add(entry.service);
+    if (entry.kind !== 'reset' && !this.hosts.has(entry.host)) this.hosts.set(entry.host, { seq: entry.seq, was: entry.kind === 'noise' ? NOISE : entry.service });
   }
-  return { touched, hosts };
 }
 
 /** A shared baseline dataset that changed matters only for a service the journal touched. */

@@ -9,6 +9,8 @@ export interface ReplayOptions {
   via?: 'process' | 'http';
   /** Called after each entry with the number replayed so far. */
   onProgress?: (done: number) => void;
+  /** Called with each entry as it is read, before it is re-issued (the compatibility checks' pass). */
+  onEntry?: (entry: JournalEntry) => void;
 }
 
 export interface ReplayOutcome extends DivergenceSummary {
@@ -38,6 +40,7 @@ export async function replayJournal(journal: JournalSource, world: World, option
   try {
     let done = 0;
     for await (const recorded of journal.entries()) {
+      options.onEntry?.(recorded);
       const replayed = await reissuer.issue(recorded);
       const diff = diffResponse(recorded, replayed);
       if (diff && !firstResponses) firstResponses = { recorded: recorded.response, replayed };

@@ -1,6 +1,6 @@
 import { ToolbenchError } from '../mocks/core/errors.js';
 import type { Progress } from './progress.js';
-import { rebuildWorld, type RebuildOptions } from './rebuild.js';
+import { rebuildForReplay, type RebuildOptions } from './rebuild.js';
 import { buildReport, type ReplayReport } from './report.js';
 import { replayJournal, type FirstResponses } from './run.js';
 import { lastSeq, openJournal } from './source.js';
@@ -32,14 +32,14 @@ export async function verifyJournalWithResponses(dir: string, options: VerifyOpt
       throw new ToolbenchError('TB_ERR_JOURNAL_CORRUPT', `journal ${dir} has no end marker: it was cut short (truncated or damaged), or its world was killed or still runs, `
         + 'so an identical replay would prove nothing about what is missing; pass --allow-unclosed to replay what it holds (a crashed trial)');
     }
-    const rebuilt = await rebuildWorld(journal, options);
-    const { world, handlerErrors } = rebuilt;
-    // A journal without its end marker is usable (a killed world is legitimate), and worth a note.
-    const checks = [...rebuilt.checks, ...journal.warnings.map((message) => ({ name: 'journal' as const, status: 'note' as const, message }))];
+    // The checks that need the entries see them as the replay reads them, and refuse after it.
+    const { world, handlerErrors, use, finish } = await rebuildForReplay(journal, options);
     const progress = options.progress;
     progress?.start(await lastSeq(journal));
     try {
-      const outcome = await replayJournal(journal, world, { via: options.via, onProgress: progress?.update });
+      const outcome = await replayJournal(journal, world, { via: options.via, onProgress: progress?.update, onEntry: use ? (entry) => use.note(entry) : undefined });
+      // A journal without its end marker is usable (a killed world is legitimate), and worth a note.
+      const checks = [...finish(), ...journal.warnings.map((message) => ({ name: 'journal' as const, status: 'note' as const, message }))];
       return { report: buildReport(dir, journal.header, checks, outcome, handlerErrors), first: outcome.firstResponses };
     } finally {
       progress?.stop();

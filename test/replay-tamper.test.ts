@@ -143,4 +143,16 @@ test('a catalog change refuses only when a recorded host now goes to another ser
   };
   const error = await t.throwsAsync(rebuildWorld(journal, { catalog: moved }), { code: 'TB_ERR_CATALOG' } as never);
   t.regex(error!.message, /api\.github\.com \(seq 1\) was served by github, now outside the catalog/);
+
+  // verifyJournal reads the entries once: the checks that need them see them during the replay
+  // (replay/rebuild.ts, rebuildForReplay) and give the same checks, the same refusal, after it.
+  const upfront = (await rebuildWorld(journal, { catalog: harmless })).checks;
+  const verified = await verifyJournal(trial.journalDir, { catalog: harmless });
+  t.is(verified.verdict, 'identical');
+  t.deepEqual(verified.checks, upfront);
+  const late = await t.throwsAsync(verifyJournal(trial.journalDir, { catalog: moved }), { code: 'TB_ERR_CATALOG' } as never);
+  t.is(late!.message, error!.message);
+  const allowed = await verifyJournal(trial.journalDir, { catalog: moved, allowMismatch: true });
+  t.like(allowed.checks.find((c) => c.name === 'catalog'), { status: 'allowed' });
+  t.is(allowed.entries, verified.entries);
 });

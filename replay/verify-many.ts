@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ToolbenchError, isToolbenchError } from '../mocks/core/errors.js';
 import { formatReport, type ReplayReport } from './report.js';
 import type { FirstResponses } from './run.js';
+import { BatchInputs } from './rebuild.js';
 import { verifyJournalWithResponses, type VerifyOptions } from './verify.js';
 import type { VerifyAnswer, VerifyJob } from './verify-worker.js';
 
@@ -13,7 +14,7 @@ export type VerifiedJournal =
   | { dir: string; verdict: 'identical' | 'divergent'; report: ReplayReport; first: FirstResponses | null }
   | { dir: string; verdict: 'unusable'; error: { code: string | null; message: string } };
 
-export interface VerifyManyOptions extends Omit<VerifyOptions, 'progress' | 'catalog'> {
+export interface VerifyManyOptions extends Omit<VerifyOptions, 'progress' | 'catalog' | 'batch'> {
   /** Journals verified at once: this process, and for N > 1 N − 1 child processes beside it. */
   jobs: number;
   /** Told as each journal finishes (in completion order). */
@@ -36,16 +37,18 @@ export async function verifyMany(dirs: readonly string[], options: VerifyManyOpt
     onDone?.(result, index);
   };
   let next = 0;
+  // This process's journals share one read of the catalog and baselines (each child has its own).
+  const here = { ...verify, batch: new BatchInputs() };
   if (jobs <= 1 || dirs.length <= 1) {
-    for (; next < dirs.length; next++) done(next, await verifyHere(dirs[next]!, verify));
+    for (; next < dirs.length; next++) done(next, await verifyHere(dirs[next]!, here));
     return results;
   }
   let bug: Error | null = null;
   // This process is one of the lanes (it is loaded and warm already); the others are children.
-  const here = async () => {
+  const local = async () => {
     while (next < dirs.length && !bug) {
       const index = next++;
-      done(index, await verifyHere(dirs[index]!, verify));
+      done(index, await verifyHere(dirs[index]!, here));
     }
   };
   const lane = async () => {
@@ -66,7 +69,7 @@ export async function verifyMany(dirs: readonly string[], options: VerifyManyOpt
       await (worker as Worker | null)?.close();
     }
   };
-  await Promise.all([here(), ...Array.from({ length: Math.min(jobs, dirs.length) - 1 }, lane)]);
+  await Promise.all([local(), ...Array.from({ length: Math.min(jobs, dirs.length) - 1 }, lane)]);
   if (bug) throw bug;
   return results;
 }

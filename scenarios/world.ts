@@ -31,6 +31,11 @@ export interface OpenWorldOptions {
   chaos?: ChaosLevel;
   /** The shared background datasets; default `scenarios/baseline/dataset/`. */
   baselineDir?: string;
+  /**
+   * sha256 of dataset files read already by the caller's batch, by path (`replay --verify` of many
+   * journals hashes each baseline once, not once per journal); filled as files are hashed.
+   */
+  fileHashes?: Map<string, string>;
 }
 
 /** The shared background world every scenario gets for the services it does not name. */
@@ -95,7 +100,7 @@ function planWorld(options: OpenWorldOptions) {
   const build = (definitions: ReadonlyMap<string, ServiceDefinition>): PreparedWorld => {
     const baselines: Record<string, string> = {};
     const services = entries.map(({ entry, module, source, lazy }): HostedService => {
-      if (source?.baseline) baselines[entry.id] = fileHash(source.file);
+      if (source?.baseline) baselines[entry.id] = hashOf(source.file, options.fileHashes);
       if (lazy) return lazyBaseline(entry.id, entry.hostnames, module, source!.file, definitions.get(entry.id));
       const definition = definitions.get(entry.id);
       if (!definition) throw new ToolbenchError('TB_ERR_CATALOG', `service "${entry.id}" has no mock among the definitions given`);
@@ -104,6 +109,15 @@ function planWorld(options: OpenWorldOptions) {
     return finishWorld(options, { catalog, scenarioDir, manifest, known, services, baselines });
   };
   return { eager: entries.filter((e) => !e.lazy).map((e) => e.entry.id), build };
+}
+
+function hashOf(file: string, known: Map<string, string> | undefined): string {
+  let hash = known?.get(file);
+  if (hash === undefined) {
+    hash = fileHash(file);
+    known?.set(file, hash);
+  }
+  return hash;
 }
 
 function finishWorld(options: OpenWorldOptions, { catalog, scenarioDir, manifest, known, services, baselines }: {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { BASELINE_DIR, openWorld } from '../scenarios/world.js';
 import { fileHash } from '../mocks/core/dataset.js';
 import { verifyJournal } from '../replay/verify.js';
+import { verifyMany } from '../replay/verify-many.js';
 import { placeholderCredential } from '../catalog/env-template.js';
 import { BASELINE_PROBES, type ProbeSend } from './helpers/baseline-probes.js';
 import { tempDir } from './helpers/journal.js';
@@ -97,6 +98,8 @@ test('a changed baseline refuses replay only for a service the journal touched',
   const usedLinear = await recordOne(baselineDir, { host: 'api.linear.app', target: '/graphql', body: JSON.stringify({ query: '{ teams { nodes { id name } } }' }) });
   const usedGithub = await recordOne(baselineDir, { host: 'api.github.com', target: '/repos/acme/widgets' });
   t.is((await verifyJournal(usedLinear, { baselineDir })).verdict, 'identical');
+  // A batch reads each baseline once (replay/rebuild.ts, BatchInputs) ...
+  t.deepEqual((await verifyMany([usedLinear, usedGithub], { jobs: 1, baselineDir })).map((r) => r.verdict), ['identical', 'identical']);
 
   const file = join(baselineDir, 'linear.json');
   const data = JSON.parse(readFileSync(file, 'utf8')) as { teams: { name: string }[] };
@@ -106,4 +109,10 @@ test('a changed baseline refuses replay only for a service the journal touched',
   const untouched = await verifyJournal(usedGithub, { baselineDir });
   t.is(untouched.verdict, 'identical');
   t.like(untouched.checks.find((c) => c.name === 'baseline'), { status: 'ok' });
+  // ... and the next batch reads it again (with --jobs 2 too, a child verifying one of the two).
+  for (const jobs of [1, 2]) {
+    const batch = await verifyMany([usedLinear, usedGithub], { jobs, baselineDir });
+    t.deepEqual(batch.map((r) => r.verdict), ['unusable', 'identical'], `--jobs ${jobs}`);
+    t.regex(batch[0]!.verdict === 'unusable' ? batch[0]!.error.message : '', /baseline datasets the journal used changed since recording: linear/);
+  }
 });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadCatalog, type LoadedCatalog } from '../catalog/load.js';
-import { prepareWorld } from '../scenarios/world.js';
+import { prepareWorld, type PreparedWorld } from '../scenarios/world.js';
 import { ToolbenchError } from '../mocks/core/errors.js';
 import type { JournalEntry, JournalHeader, McpRecord } from '../mocks/core/journal-format.js';
 import type { Journal } from '../mocks/core/journal.js';
@@ -124,7 +124,7 @@ export async function rebuildForReplay(journal: JournalSource, options: RebuildO
 }
 
 /** The scenario, catalog and mocks on disk now, as the checks compare them with the header. */
-async function currentSetup(header: JournalHeader, options: RebuildOptions): Promise<CurrentSetup & { prepared: Awaited<ReturnType<typeof prepareWorld>> }> {
+async function currentSetup(header: JournalHeader, options: RebuildOptions): Promise<CurrentSetup & { prepared: PreparedWorld }> {
   const scenarioDir = resolve(options.scenarioDir ?? header.scenarioDir);
   if (!existsSync(scenarioDir)) {
     throw new ToolbenchError('TB_ERR_SCENARIO', `scenario ${header.scenario} is not at ${scenarioDir}` +
@@ -145,7 +145,7 @@ async function currentSetup(header: JournalHeader, options: RebuildOptions): Pro
   };
 }
 
-function worldFor(header: JournalHeader, now: Awaited<ReturnType<typeof currentSetup>>): Omit<Rebuilt, 'checks'> {
+function worldFor(header: JournalHeader, now: { prepared: PreparedWorld }): Omit<Rebuilt, 'checks'> {
   const handlerErrors: HandlerErrors = { count: 0, first: null };
   // Its mocks are imported as replay reaches them (replay/reissue.ts), as a recording world's are.
   const world = freshWorld(header, now.prepared.services, handlerErrors, now.prepared.noise);

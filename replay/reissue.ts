@@ -1,4 +1,5 @@
 import { Agent, request as httpRequest } from 'node:http';
+import type { ServiceResponse } from '../mocks/core/http.js';
 import type { JournalEntry } from '../mocks/core/journal-format.js';
 import type { World, WorldRequest } from '../mocks/core/world.js';
 import { listenService, type Listening } from '../proxy/service-listener.js';
@@ -28,6 +29,19 @@ export function worldRequest(entry: JournalEntry): WorldRequest {
   };
 }
 
+/**
+ * The proxy's recorded answer to a refused request, as `World.processBlocked` takes it. The
+ * world drops a HEAD answer's body and keeps its length in `Content-Length` (the world's last
+ * header), so a HEAD's body is rebuilt as that many bytes: only its length reaches the journal.
+ */
+function proxyAnswer(entry: JournalEntry): ServiceResponse {
+  const { status, headers, body } = entry.response;
+  if (entry.method !== 'HEAD') return { status, headers: serviceHeaders(headers), body };
+  const last = headers[headers.length - 1];
+  const length = last?.[0].toLowerCase() === 'content-length' && /^\d{1,9}$/.test(last[1]) ? Number(last[1]) : 0;
+  return { status, headers: serviceHeaders(headers), body: new Uint8Array(length) };
+}
+
 /** Straight into `World.process` (and `World.reset` for reset entries): no sockets. */
 export function inProcess(world: World): Reissuer {
   let count = 0;
@@ -44,7 +58,7 @@ export function inProcess(world: World): Reissuer {
       // A refused request's answer is the proxy's, not the world's: replay re-journals it with
       // its recorded words, which checks its place in the sequence (seq, Date).
       if (entry.attribution?.kind === 'blocked') {
-        const replayed = world.processBlocked(request, { status: entry.response.status, headers: serviceHeaders(entry.response.headers), body: entry.response.body });
+        const replayed = world.processBlocked(request, proxyAnswer(entry));
         return { seq: replayed.seq, ...replayed.response, fault: replayed.fault };
       }
       const importing = world.importFor(request);

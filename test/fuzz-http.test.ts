@@ -135,6 +135,9 @@ test.serial('afterwards: real clients still work, whatever reached the world rep
   t.timeout(fuzzTimeout);
   const curl = await run('curl', ['-sS', '--fail', '-x', w.proxyUrl, '--cacert', w.caPath, '-H', `Authorization: Bearer ${TOKEN}`, 'https://api.github.com/user']);
   t.is(curl.code, 0, curl.stderr);
+  // A refused HEAD is journaled without its body (its length kept): replay must rebuild the same bytes.
+  const head = await run('curl', ['-sS', '-I', '-x', w.proxyUrl, 'http://refused.example/x']);
+  t.regex(head.stdout, /^HTTP\/1\.1 403 /, head.stderr);
   await w.world.journal.flush();
   const { world: fresh } = await openWorld({ scenarioDir: EXAMPLE_SCENARIO });
   const outcome = await replayJournal(fromJournal(w.world.journal, 'fuzz'), fresh);

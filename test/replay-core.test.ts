@@ -22,6 +22,9 @@ async function recordCounter(): Promise<string> {
   // What only the proxy and the listeners produce: a blocked host, an oversize body, an unknown host.
   await world.recordBlocked(listItems({ host: 'evil.test', attribution: { kind: 'direct', client: 'agent', endpoint: null, tool: null, callId: null } }),
     { status: 403, headers: [['Content-Type', 'text/plain']], body: new TextEncoder().encode('blocked\n') });
+  // A HEAD's answer is journaled without its body, its length kept in Content-Length.
+  await world.recordBlocked(listItems({ method: 'HEAD', host: 'evil.test', attribution: { kind: 'direct', client: 'agent', endpoint: null, tool: null, callId: null } }),
+    { status: 403, headers: [['Content-Type', 'text/plain']], body: new TextEncoder().encode('blocked\n') });
   await world.dispatch(postItem('big', { oversize: true, body: new Uint8Array() }));
   await world.dispatch(listItems({ host: 'nowhere.test', service: null }));
   await journal.close();
@@ -41,9 +44,9 @@ test('an untouched journal replays identically, in process and over HTTP: resets
   const dir = await recordCounter();
   for (const via of ['process', 'http'] as const) {
     const outcome = await replay(dir, via);
-    t.like(outcome, { entries: 13, identical: 13, divergent: 0, first: null, via }, via);
+    t.like(outcome, { entries: 14, identical: 14, divergent: 0, first: null, via }, via);
   }
-  t.is((await replay(dir, 'http')).inProcess, 4, 'the reset, the blocked, oversize and misdirected requests have no port');
+  t.is((await replay(dir, 'http')).inProcess, 5, 'the reset, the two blocked, oversize and misdirected requests have no port');
 });
 
 test('one flipped body byte: the report names the seq, and the JSON path', async (t) => {
@@ -82,15 +85,15 @@ test('two swapped entries: the first divergence is at the earlier position', asy
 test('lastSeq: the end marker\'s, or probed from the entries without reading them all', async (t) => {
   const dir = await recordCounter();
   const journal = await openJournal(dir);
-  t.is(journal.end?.lastSeq, 13);
-  t.is(await lastSeq(journal), 13);
+  t.is(journal.end?.lastSeq, 14);
+  t.is(await lastSeq(journal), 14);
   await journal.close();
   // A killed world's journal has no end marker: its entries say where it ends.
   const unclosed = copyJournal(dir);
   await deleteEndMarker(unclosed);
   const killed = await openJournal(unclosed);
   t.is(killed.end, null);
-  t.is(await lastSeq(killed), 13);
+  t.is(await lastSeq(killed), 14);
   await killed.close();
   const memory = new MemoryJournal(testHeader());
   t.is(await lastSeq(fromJournal(memory, 'memory')), 0);
